@@ -1,0 +1,50 @@
+/*
+ * php_distlock.h — the module's public header: version, module entry and
+ * per-process globals (INI defaults, counters, the request's live clients).
+ */
+#ifndef PHP_DISTLOCK_H
+#define PHP_DISTLOCK_H
+
+#include "php.h"
+
+#define PHP_DISTLOCK_VERSION "0.1.0"
+
+extern zend_module_entry distlock_module_entry;
+#define phpext_distlock_ptr &distlock_module_entry
+
+/* Per-process counters reported by DistLock::stats() and phpinfo(). */
+typedef struct php_distlock_stats {
+    zend_long acquired;           /* grants, reentrant ones included */
+    zend_long contended;          /* attempts that found the name held by another owner */
+    zend_long timeouts;           /* lock() calls whose wait ran out */
+    zend_long released;           /* leases deleted by their owner */
+    zend_long lost;               /* release/refresh/status found the lease gone */
+    zend_long refreshed;          /* successful refreshes */
+    zend_long wait_time_us;       /* total time spent waiting in lock() */
+    zend_long connection_errors;  /* connect/auth/I-O/timeout/protocol errors */
+} php_distlock_stats;
+
+struct php_distlock_client;
+
+ZEND_BEGIN_MODULE_GLOBALS(distlock)
+    /* INI defaults (seconds), validated when set. */
+    char *prefix;
+    double ttl;
+    double wait;
+    double retry_delay;
+    double retry_jitter;
+    double connect_timeout;
+    double timeout;
+    php_distlock_stats stats;
+    /* Every live DistLock of this request, for release at request end. */
+    struct php_distlock_client *clients;
+ZEND_END_MODULE_GLOBALS(distlock)
+
+ZEND_EXTERN_MODULE_GLOBALS(distlock)
+#define DISTLOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(distlock, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_DISTLOCK)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+#endif

@@ -1,0 +1,263 @@
+#include "dl_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#define DL_STR2(x) #x
+#define DL_STR(x) DL_STR2(x)
+
+struct dl_conn {
+    dl_server_config_t cfg;
+    redisContext *ctx;
+    pid_t pid;             /* the process that opened ctx */
+    unsigned long calls;   /* calls completed on ctx (0: fresh) */
+    char endpoint[128];
+};
+
+static struct timeval us_to_tv(int64_t us)
+{
+    struct timeval tv;
+    tv.tv_sec = (time_t)(us / 1000000);
+    tv.tv_usec = (suseconds_t)(us % 1000000);
+    return tv;
+}
+
+dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err)
+{
+    dl_conn_t *c;
+    if (cfg->tls) {
+        dl_server_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOTLS, "TLS (rediss://) is not supported by this build (hiredis %s has no TLS)",
+                     dl_conn_hiredis_version());
+        return NULL;
+    }
+    c = calloc(1, sizeof(*c));
+    if (!c) {
+        dl_server_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    c->cfg = *cfg;
+    memset(cfg, 0, sizeof(*cfg));
+    if (!c->cfg.has_connect_timeout) c->cfg.connect_timeout_us = DL_CONNECT_TIMEOUT_DEFAULT_US;
+    if (!c->cfg.has_timeout) c->cfg.timeout_us = DL_TIMEOUT_DEFAULT_US;
+    dl_server_config_endpoint(&c->cfg, c->endpoint, sizeof(c->endpoint));
+    return c;
+}
+
+void dl_conn_close(dl_conn_t *c)
+{
+    if (c->ctx) {
+        /* redisFree only close()s the fd: nothing is written, so a child
+         * dropping an inherited context leaves the parent's socket intact. */
+        redisFree(c->ctx);
+        c->ctx = NULL;
+    }
+    c->calls = 0;
+}
+
+void dl_conn_free(dl_conn_t *c)
+{
+    if (!c) return;
+    dl_conn_close(c);
+    dl_server_config_free(&c->cfg);
+    free(c);
+}
+
+const char *dl_conn_endpoint(const dl_conn_t *c) { return c->endpoint; }
+int64_t dl_conn_timeout_us(const dl_conn_t *c) { return c->cfg.timeout_us; }
+
+int dl_conn_is_connected(const dl_conn_t *c)
+{
+    return c->ctx != NULL && c->pid == getpid();
+}
+
+const char *dl_conn_hiredis_version(void)
+{
+    return DL_STR(HIREDIS_MAJOR) "." DL_STR(HIREDIS_MINOR) "." DL_STR(HIREDIS_PATCH);
+}
+
+int dl_conn_has_tls(void) { return 0; }
+
+/* Classifies a failed hiredis context: a read/write timeout surfaces as
+ * REDIS_ERR_IO with EAGAIN (SO_RCVTIMEO/SO_SNDTIMEO). */
+static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, dl_error_t *err)
+{
+    dl_status_t code;
+    const char *what = c->ctx ? c->ctx->errstr : "unknown error";
+    if (c->ctx && c->ctx->err == REDIS_ERR_IO && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
+        code = DL_ERR_TIMEOUT;
+        what = "timed out";
+    } else if (c->ctx && c->ctx->err == REDIS_ERR_PROTOCOL) {
+        code = DL_ERR_PROTOCOL;
+    } else if (c->ctx && c->ctx->err == REDIS_ERR_OOM) {
+        code = DL_ERR_NOMEM;
+    } else {
+        code = DL_ERR_IO;
+    }
+    dl_error_set(err, code, "Redis at %s: %s %s", c->endpoint, during, what);
+    dl_conn_close(c);
+    return code;
+}
+
+static dl_status_t convert_reply(const redisReply *r, dl_reply_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    switch (r->type) {
+    case REDIS_REPLY_INTEGER:
+        out->type = DL_REPLY_INTEGER;
+        out->integer = r->integer;
+        return DL_OK;
+    case REDIS_REPLY_NIL:
+        out->type = DL_REPLY_NIL;
+        return DL_OK;
+    case REDIS_REPLY_STATUS:
+    case REDIS_REPLY_STRING:
+    case REDIS_REPLY_ERROR:
+        out->type = r->type == REDIS_REPLY_STATUS ? DL_REPLY_STATUS
+                  : r->type == REDIS_REPLY_STRING ? DL_REPLY_STRING : DL_REPLY_ERROR;
+        out->str = malloc(r->len + 1);
+        if (!out->str) return DL_ERR_NOMEM;
+        memcpy(out->str, r->str, r->len);
+        out->str[r->len] = '\0';
+        out->len = r->len;
+        return DL_OK;
+    case REDIS_REPLY_ARRAY: {
+        size_t i;
+        out->type = DL_REPLY_ARRAY;
+        if (r->elements == 0) return DL_OK;
+        out->element = calloc(r->elements, sizeof(*out->element));
+        if (!out->element) return DL_ERR_NOMEM;
+        out->elements = r->elements;
+        for (i = 0; i < r->elements; i++) {
+            if (convert_reply(r->element[i], &out->element[i]) != DL_OK) return DL_ERR_NOMEM;
+        }
+        return DL_OK;
+    }
+    }
+    return DL_ERR_PROTOCOL;
+}
+
+/* Opens the context and runs AUTH and SELECT (pipelined: one round trip). */
+static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
+{
+    struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
+    const char *argv[3];
+    size_t argvlen[3];
+    int pending = 0, i, saved_errno;
+    char dbbuf[16];
+
+    c->ctx = c->cfg.unix_path ? redisConnectUnixWithTimeout(c->cfg.unix_path, ctv)
+                              : redisConnectWithTimeout(c->cfg.host, c->cfg.port, ctv);
+    if (!c->ctx) {
+        return dl_error_set(err, DL_ERR_NOMEM, "out of memory connecting to Redis at %s", c->endpoint);
+    }
+    if (c->ctx->err) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, c->ctx->errstr);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    c->pid = getpid();
+    c->calls = 0;
+    if (redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us)) != REDIS_OK) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot set timeouts on the connection to Redis at %s", c->endpoint);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    if (c->cfg.password) {
+        int n = 0;
+        argv[n] = "AUTH"; argvlen[n++] = 4;
+        if (c->cfg.username) { argv[n] = c->cfg.username; argvlen[n] = strlen(c->cfg.username); n++; }
+        argv[n] = c->cfg.password; argvlen[n] = strlen(c->cfg.password); n++;
+        redisAppendCommandArgv(c->ctx, n, argv, argvlen);
+        pending++;
+    }
+    if (c->cfg.has_db && c->cfg.db != 0) {
+        snprintf(dbbuf, sizeof(dbbuf), "%d", c->cfg.db);
+        argv[0] = "SELECT"; argvlen[0] = 6;
+        argv[1] = dbbuf; argvlen[1] = strlen(dbbuf);
+        redisAppendCommandArgv(c->ctx, 2, argv, argvlen);
+        pending++;
+    }
+    for (i = 0; i < pending; i++) {
+        redisReply *r = NULL;
+        int is_auth = c->cfg.password && i == 0;
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+            saved_errno = errno;
+            fail_ctx(c, saved_errno, is_auth ? "authentication failed:" : "SELECT failed:", err);
+            return DL_ERR_CONNECT;
+        }
+        if (r->type == REDIS_REPLY_ERROR) {
+            /* The server's message (e.g. WRONGPASS ...) never quotes the password. */
+            dl_status_t code = is_auth ? DL_ERR_AUTH : DL_ERR_SELECT;
+            dl_error_set(err, code, "%s at Redis %s: %.*s", is_auth ? "Authentication failed" : "Cannot select the database",
+                         c->endpoint, (int)(r->len > 160 ? 160 : r->len), r->str);
+            freeReplyObject(r);
+            dl_conn_close(c);
+            return code;
+        }
+        freeReplyObject(r);
+    }
+    return DL_OK;
+}
+
+static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                             int64_t extra_timeout_us, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+    size_t i;
+    dl_status_t st;
+    int saved_errno;
+
+    for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
+    if (c->ctx && c->pid != getpid()) {
+        dl_conn_close(c);  /* inherited through fork(): never write to it */
+    }
+    if (!c->ctx) {
+        st = conn_open(c, err);
+        if (st != DL_OK) return st;
+    }
+    if (extra_timeout_us > 0) {
+        redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us + extra_timeout_us));
+    }
+    for (i = 0; i < n; i++) {
+        if (redisAppendCommandArgv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
+            return fail_ctx(c, errno, "cannot queue command:", err);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        redisReply *r = NULL;
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+            saved_errno = errno;
+            return fail_ctx(c, saved_errno, "command failed:", err);
+        }
+        st = convert_reply(r, &replies[i]);
+        freeReplyObject(r);
+        if (st != DL_OK) {
+            dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
+            dl_conn_close(c);
+            return st;
+        }
+    }
+    if (extra_timeout_us > 0) {
+        redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
+    }
+    c->calls++;
+    return DL_OK;
+}
+
+dl_transport_t dl_conn_transport(dl_conn_t *c)
+{
+    dl_transport_t t;
+    t.call = conn_call;
+    t.impl = c;
+    return t;
+}

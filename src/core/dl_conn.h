@@ -1,0 +1,62 @@
+/*
+ * dl_conn — one connection to one Redis server, over hiredis.
+ *
+ * This is the only file that includes hiredis. It connects lazily (on the
+ * first call), authenticates (AUTH [user] password) and selects the database
+ * in the same round trip, applies the connect and read/write timeouts, and
+ * turns hiredis replies into dl_reply_t.
+ *
+ * Safety rules (RELIABILITY.md items 4 and 11):
+ *   - after any I/O error, timeout or protocol error the hiredis context is
+ *     freed: a late reply can never be read as the answer to a later command;
+ *   - a context created by another process (inherited through fork()) is
+ *     closed without a single byte written to it, and a new one is made.
+ */
+#ifndef DL_CONN_H
+#define DL_CONN_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dl_err.h"
+#include "dl_transport.h"
+#include "dl_uri.h"
+
+#define DL_CONNECT_TIMEOUT_DEFAULT_US 1000000
+#define DL_TIMEOUT_DEFAULT_US 1000000
+
+typedef struct dl_conn dl_conn_t;
+
+/*
+ * Creates an unconnected connection for cfg, which it takes over (cfg is
+ * zeroed). Timeouts not set in cfg use the defaults above. Returns NULL when
+ * out of memory (cfg is then freed). For rediss:// configurations it returns
+ * NULL with DL_ERR_NOTLS in err: this build has no TLS (hiredis 0.14).
+ */
+dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err);
+
+/* Closes the connection (without writing if it belongs to another pid) and frees it. */
+void dl_conn_free(dl_conn_t *c);
+
+/* Drops the current context, if any; the next call reconnects. */
+void dl_conn_close(dl_conn_t *c);
+
+/* A transport whose calls go to c (see dl_transport.h for the contract). */
+dl_transport_t dl_conn_transport(dl_conn_t *c);
+
+/* "host:port" or the socket path, for messages. Never includes credentials. */
+const char *dl_conn_endpoint(const dl_conn_t *c);
+
+/* 1 when a context is open and belongs to this process. */
+int dl_conn_is_connected(const dl_conn_t *c);
+
+/* The effective read/write timeout, µs. */
+int64_t dl_conn_timeout_us(const dl_conn_t *c);
+
+/* "0.14.1": the hiredis version this build was compiled against. */
+const char *dl_conn_hiredis_version(void);
+
+/* 1 when this build can connect with TLS (never, with hiredis 0.14). */
+int dl_conn_has_tls(void);
+
+#endif

@@ -1,0 +1,349 @@
+#include "dl_lock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dl_clock.h"
+#include "dl_scripts.h"
+#include "dl_token.h"
+
+/* ---- leases ---------------------------------------------------------- */
+
+dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
+                         const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err)
+{
+    dl_lease_t *l = calloc(1, sizeof(*l));
+    if (!l) goto oom;
+    l->key = malloc(prefix_len + name_len + 1);
+    if (!l->key) goto oom;
+    memcpy(l->key, prefix, prefix_len);
+    memcpy(l->key + prefix_len, name, name_len);
+    l->key[prefix_len + name_len] = '\0';
+    l->key_len = prefix_len + name_len;
+    if (token) {
+        l->token = malloc(token_len + 1);
+        if (!l->token) goto oom;
+        memcpy(l->token, token, token_len);
+        l->token[token_len] = '\0';
+        l->token_len = token_len;
+    } else {
+        l->token = malloc(DL_TOKEN_HEX_LEN + 1);
+        if (!l->token) goto oom;
+        if (dl_token_generate(l->token, err) != DL_OK) {
+            dl_lease_free(l);
+            return NULL;
+        }
+        l->token_len = DL_TOKEN_HEX_LEN;
+    }
+    l->ttl_ms = ttl_ms;
+    l->pid = getpid();
+    return l;
+oom:
+    dl_lease_free(l);
+    dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+void dl_lease_free(dl_lease_t *lease)
+{
+    if (!lease) return;
+    free(lease->key);
+    free(lease->token);
+    free(lease);
+}
+
+int64_t dl_lease_validity_us(const dl_lease_t *lease)
+{
+    int64_t left = lease->valid_until_ns - dl_clock_now_ns();
+    return left > 0 ? left / 1000 : 0;
+}
+
+/* ---- calls and replies ----------------------------------------------- */
+
+/* Wraps an error reply (-ERR ...) of a command that ran. */
+static dl_status_t server_error(const dl_reply_t *r, const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_SERVER, "Redis refused %s: %.*s", what,
+                        (int)(r->len > 160 ? 160 : r->len), r->str ? r->str : "");
+}
+
+static dl_status_t unexpected(const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_PROTOCOL, "unexpected reply to %s", what);
+}
+
+/* One call; for idempotent commands, one retry after a transport failure. */
+static dl_status_t call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                        int idempotent, dl_error_t *err)
+{
+    dl_status_t st = t->call(t->impl, n, cmds, replies, 0, err);
+    if (st != DL_OK && idempotent && dl_status_is_transport_failure(st)) {
+        size_t i;
+        for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
+        st = t->call(t->impl, n, cmds, replies, 0, err);
+    }
+    return st;
+}
+
+static int is_noscript(const dl_reply_t *r)
+{
+    return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
+}
+
+/* Argument vector of EVALSHA sha 1 key arg... (or EVAL script 1 key arg...). */
+typedef struct script_call {
+    const char *argv[6];
+    size_t argvlen[6];
+    char numbuf[24];
+} script_call_t;
+
+static void script_call_init(script_call_t *sc, const char *sha, const dl_lease_t *lease, int64_t arg_ms)
+{
+    sc->argv[0] = "EVALSHA"; sc->argvlen[0] = 7;
+    sc->argv[1] = sha; sc->argvlen[1] = 40;
+    sc->argv[2] = "1"; sc->argvlen[2] = 1;
+    sc->argv[3] = lease->key; sc->argvlen[3] = lease->key_len;
+    sc->argv[4] = lease->token; sc->argvlen[4] = lease->token_len;
+    if (arg_ms >= 0) {
+        sc->argvlen[5] = (size_t)snprintf(sc->numbuf, sizeof(sc->numbuf), "%lld", (long long)arg_ms);
+        sc->argv[5] = sc->numbuf;
+    }
+}
+
+static dl_cmd_t script_cmd(script_call_t *sc, int has_arg)
+{
+    dl_cmd_t c;
+    c.argc = has_arg ? 6 : 5;
+    c.argv = sc->argv;
+    c.argvlen = sc->argvlen;
+    return c;
+}
+
+/*
+ * Runs one script over lease with optional numeric argument (arg_ms < 0: none)
+ * and returns its integer result. NOSCRIPT: the same again with EVAL.
+ */
+static dl_status_t run_script(const dl_transport_t *t, const char *text, const char *sha, const dl_lease_t *lease,
+                              int64_t arg_ms, const char *what, long long *result, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    script_call_init(&sc, sha, lease, arg_ms);
+    cmd = script_cmd(&sc, arg_ms >= 0);
+    st = call(t, 1, &cmd, &r, 1, err);
+    if (st == DL_OK && is_noscript(&r)) {
+        dl_reply_free(&r);
+        sc.argv[0] = "EVAL"; sc.argvlen[0] = 4;
+        sc.argv[1] = text; sc.argvlen[1] = strlen(text);
+        st = call(t, 1, &cmd, &r, 1, err);
+    }
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) *result = r.integer;
+        else st = r.type == DL_REPLY_ERROR ? server_error(&r, what, err) : unexpected(what, err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+/* ---- acquire --------------------------------------------------------- */
+
+/* One attempt: SET NX PX, and when want_pttl the holder's PTTL in the same round trip. */
+static dl_status_t try_once(const dl_transport_t *t, const dl_lease_t *lease, int want_pttl, int *acquired,
+                            int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    char ttlbuf[24];
+    const char *set_argv[6] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf};
+    size_t set_len[6] = {3, lease->key_len, lease->token_len, 2, 2, 0};
+    const char *pttl_argv[2] = {"PTTL", lease->key};
+    size_t pttl_len[2] = {4, lease->key_len};
+    dl_cmd_t cmds[2];
+    dl_reply_t r[2];
+    size_t n = want_pttl ? 2 : 1;
+    dl_status_t st;
+
+    set_len[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
+    cmds[0].argc = 6; cmds[0].argv = set_argv; cmds[0].argvlen = set_len;
+    cmds[1].argc = 2; cmds[1].argv = pttl_argv; cmds[1].argvlen = pttl_len;
+
+    *holder_pttl_ms = 0;
+    st = t->call(t->impl, n, cmds, r, 0, err);
+    if (st == DL_OK) {
+        if (r[0].type == DL_REPLY_STATUS) {
+            *acquired = 1;
+        } else if (r[0].type == DL_REPLY_NIL) {
+            *acquired = 0;
+            if (want_pttl && r[1].type == DL_REPLY_INTEGER) *holder_pttl_ms = r[1].integer;
+        } else if (r[0].type == DL_REPLY_ERROR) {
+            st = server_error(&r[0], "SET", err);
+        } else {
+            st = unexpected("SET", err);
+        }
+    }
+    dl_reply_free(&r[0]);
+    if (n == 2) dl_reply_free(&r[1]);
+    return st;
+}
+
+dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                            dl_acquire_result_t *res, dl_error_t *err)
+{
+    int64_t start_ns = dl_clock_now_ns();
+    int64_t deadline_ns = start_ns + opts->wait_us * 1000;
+    unsigned attempt = 0;
+
+    memset(res, 0, sizeof(*res));
+    for (;;) {
+        int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms, remaining_us, delay_us, sleep_us;
+        int acquired = 0;
+        dl_status_t st = try_once(t, lease, opts->wait_us > 0, &acquired, &holder_pttl_ms, err);
+
+        res->attempts++;
+        if (st != DL_OK) {
+            if (dl_status_is_transport_failure(st)) {
+                /* Ambiguous: the SET may have run. Remove it if it did; keep the first error. */
+                dl_error_t cleanup_err;
+                int released;
+                dl_lock_release(t, lease, &released, &cleanup_err);
+            }
+            res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+            return st;
+        }
+        if (acquired) {
+            /* Validity counts from the send time: the lease may have started then. */
+            lease->valid_until_ns = sent_ns + lease->ttl_ms * 1000000;
+            lease->pid = getpid();
+            res->acquired = 1;
+            res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+            return DL_OK;
+        }
+        res->contended++;
+        remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
+        if (remaining_us <= 0) {
+            res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+            return DL_OK;
+        }
+        if (opts->interrupted && opts->interrupted(opts->interrupt_arg)) {
+            res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+            return dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
+        }
+        delay_us = dl_backoff_delay_us(&opts->backoff, attempt++);
+        sleep_us = dl_wait_sleep_us(delay_us, dl_random_upto(opts->backoff.jitter_us), remaining_us, holder_pttl_ms);
+        dl_clock_sleep_us(sleep_us);
+    }
+}
+
+/* ---- release, refresh, status ---------------------------------------- */
+
+dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
+{
+    long long r = 0;
+    dl_status_t st = run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, lease, -1, "the release script", &r, err);
+    *released = st == DL_OK && r == 1;
+    return st;
+}
+
+dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                                 dl_error_t *err)
+{
+    script_call_t *sc;
+    dl_cmd_t *cmds;
+    dl_reply_t *r;
+    dl_status_t st = DL_OK;
+    size_t i;
+
+    if (n == 0) return DL_OK;
+    sc = calloc(n, sizeof(*sc));
+    cmds = calloc(n, sizeof(*cmds));
+    r = calloc(n, sizeof(*r));
+    if (!sc || !cmds || !r) {
+        st = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < n; i++) {
+        script_call_init(&sc[i], DL_SCRIPT_RELEASE_SHA, leases[i], -1);
+        cmds[i] = script_cmd(&sc[i], 0);
+        released[i] = 0;
+    }
+    st = call(t, n, cmds, r, 1, err);
+    for (i = 0; st == DL_OK && i < n; i++) {
+        if (is_noscript(&r[i])) {
+            long long one = 0;
+            st = run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, leases[i], -1, "the release script", &one, err);
+            released[i] = one == 1;
+        } else if (r[i].type == DL_REPLY_INTEGER) {
+            released[i] = r[i].integer == 1;
+        } else {
+            st = r[i].type == DL_REPLY_ERROR ? server_error(&r[i], "the release script", err)
+                                             : unexpected("the release script", err);
+        }
+    }
+    for (i = 0; i < n; i++) dl_reply_free(&r[i]);
+done:
+    free(sc);
+    free(cmds);
+    free(r);
+    return st;
+}
+
+dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
+                            dl_error_t *err)
+{
+    long long r = 0;
+    int64_t sent_ns = dl_clock_now_ns();
+    dl_status_t st = run_script(t, DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, lease, ttl_ms, "the refresh script", &r, err);
+    *extended = st == DL_OK && r == 1;
+    if (*extended) {
+        lease->ttl_ms = ttl_ms;
+        lease->valid_until_ns = sent_ns + ttl_ms * 1000000;
+    }
+    return st;
+}
+
+dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
+{
+    long long r = -3;
+    dl_status_t st = run_script(t, DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, lease, -1, "the status script", &r, err);
+    *pttl_ms = (st == DL_OK && r >= 0) ? r : -1;
+    return st;
+}
+
+/* Runs a one-key command that answers an integer. */
+static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, const char *key, size_t key_len,
+                               int idempotent, long long *result, dl_error_t *err)
+{
+    const char *argv[2] = {cmdname, key};
+    size_t argvlen[2] = {strlen(cmdname), key_len};
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    cmd.argc = 2; cmd.argv = argv; cmd.argvlen = argvlen;
+    st = call(t, 1, &cmd, &r, idempotent, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) *result = r.integer;
+        else st = r.type == DL_REPLY_ERROR ? server_error(&r, cmdname, err) : unexpected(cmdname, err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err)
+{
+    long long r = 0;
+    dl_status_t st = key_command(t, "EXISTS", key, key_len, 1, &r, err);
+    *exists = r > 0;
+    return st;
+}
+
+dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_len, int *deleted, dl_error_t *err)
+{
+    long long r = 0;
+    dl_status_t st = key_command(t, "DEL", key, key_len, 0, &r, err);
+    *deleted = r > 0;
+    return st;
+}

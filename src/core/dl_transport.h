@@ -1,0 +1,63 @@
+/*
+ * dl_transport — the seam between the lock logic and the network.
+ *
+ * The lock logic (dl_lock) speaks to Redis only through this table, so that
+ * the C unit tests can drive it with a fake transport that scripts replies,
+ * and the real one (dl_conn, over hiredis) stays the only code that knows
+ * the wire protocol library.
+ *
+ * One call = one round trip: every command in `cmds` is written, then all
+ * replies are read, in order (a pipeline).
+ */
+#ifndef DL_TRANSPORT_H
+#define DL_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dl_err.h"
+
+typedef enum {
+    DL_REPLY_NIL = 0,
+    DL_REPLY_INTEGER,
+    DL_REPLY_STATUS,   /* +OK */
+    DL_REPLY_STRING,   /* bulk string */
+    DL_REPLY_ERROR,    /* -ERR ...: not a transport failure, the command ran and failed */
+    DL_REPLY_ARRAY
+} dl_reply_type_t;
+
+/* A reply owned by whoever passed it to the transport; free with dl_reply_free. */
+typedef struct dl_reply {
+    dl_reply_type_t type;
+    long long integer;          /* DL_REPLY_INTEGER */
+    char *str;                  /* STATUS, STRING, ERROR: malloc'd, NUL-terminated */
+    size_t len;
+    size_t elements;            /* ARRAY */
+    struct dl_reply *element;   /* ARRAY: malloc'd array of `elements` replies */
+} dl_reply_t;
+
+/* One command as an argument vector (binary-safe: lengths are explicit). */
+typedef struct dl_cmd {
+    int argc;
+    const char *const *argv;
+    const size_t *argvlen;
+} dl_cmd_t;
+
+typedef struct dl_transport {
+    /*
+     * Sends n commands and reads n replies into replies[0..n-1] (which the
+     * caller frees with dl_reply_free, also on failure: unread slots are NIL).
+     * extra_timeout_us > 0 extends the read timeout of this call (for
+     * blocking commands). Returns DL_OK when every reply was read (error
+     * replies included); otherwise a transport failure code, after which the
+     * transport has dropped its connection. err->msg then says what and where.
+     */
+    dl_status_t (*call)(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                        int64_t extra_timeout_us, dl_error_t *err);
+    void *impl;
+} dl_transport_t;
+
+/* Frees what r owns and resets it to NIL. Safe on a NIL reply. */
+void dl_reply_free(dl_reply_t *r);
+
+#endif

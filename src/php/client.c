@@ -1,0 +1,613 @@
+/*
+ * The DistLock class: configuration, the held-lease table (reentrancy), the
+ * request registry (release at request end), and the methods that act on
+ * names. Lock handles live in lock.c, the __call helpers in helpers.c.
+ */
+#include "php_distlock_internal.h"
+
+#include <unistd.h>
+
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+
+#include "../core/dl_clock.h"
+
+zend_class_entry *distlock_ce_DistLock;
+static zend_object_handlers client_handlers;
+
+/* ---- held leases ------------------------------------------------------- */
+
+void php_distlock_held_release_ref(php_distlock_held *h)
+{
+    if (--h->refcount == 0) {
+        dl_lease_free(h->lease);
+        efree(h);
+    }
+}
+
+static void held_table_dtor(zval *zv)
+{
+    php_distlock_held_release_ref(Z_PTR_P(zv));
+}
+
+void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h)
+{
+    zval *zv;
+    h->done = true;
+    if (c->closed) return;
+    zv = zend_hash_find(&c->held, name);
+    if (zv && Z_PTR_P(zv) == h) {
+        zend_hash_del(&c->held, name);
+    }
+}
+
+/* Releases every lease the instance still holds, in one pipelined round trip.
+ * Leases of another process (inherited through fork()) are dropped untouched.
+ * Errors are counted, never thrown: this runs from destructors and RSHUTDOWN. */
+static void client_release_all(php_distlock_client *c)
+{
+    php_distlock_held *h;
+    dl_lease_t **leases;
+    int *released;
+    size_t n = 0, i;
+    pid_t pid = getpid();
+
+    if (zend_hash_num_elements(&c->held) == 0) return;
+    leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
+    released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if (!h->done && h->lease->pid == pid) {
+            leases[n++] = h->lease;
+        }
+        h->done = true;
+    } ZEND_HASH_FOREACH_END();
+    if (n > 0) {
+        dl_error_t err;
+        dl_transport_t t = php_distlock_transport(c);
+        if (dl_lock_release_many(&t, n, leases, released, &err) == DL_OK) {
+            for (i = 0; i < n; i++) {
+                if (released[i]) DISTLOCK_G(stats).released++;
+                else DISTLOCK_G(stats).lost++;
+            }
+        } else {
+            DISTLOCK_G(stats).connection_errors++;
+        }
+    }
+    efree(leases);
+    efree(released);
+    zend_hash_clean(&c->held);
+}
+
+void php_distlock_release_all(void)
+{
+    php_distlock_client *c;
+    for (c = DISTLOCK_G(clients); c; c = c->next) {
+        client_release_all(c);
+    }
+}
+
+/* ---- object handlers ----------------------------------------------------- */
+
+static zend_object *client_create(zend_class_entry *ce)
+{
+    php_distlock_client *c = zend_object_alloc(sizeof(php_distlock_client), ce);
+    zend_object_std_init(&c->std, ce);
+    object_properties_init(&c->std, ce);
+    c->std.handlers = &client_handlers;
+    zend_hash_init(&c->held, 4, NULL, held_table_dtor, 0);
+    return &c->std;
+}
+
+static void registry_remove(php_distlock_client *c)
+{
+    if (c->prev) c->prev->next = c->next;
+    else if (DISTLOCK_G(clients) == c) DISTLOCK_G(clients) = c->next;
+    if (c->next) c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void client_free(zend_object *obj)
+{
+    php_distlock_client *c = php_distlock_client_from(obj);
+    if (c->conn) {
+        client_release_all(c);
+        registry_remove(c);
+        dl_conn_free(c->conn);
+        c->conn = NULL;
+    }
+    c->closed = true;
+    zend_hash_destroy(&c->held);
+    if (c->prefix) zend_string_release(c->prefix);
+    if (c->display) zend_string_release(c->display);
+    if (c->resources) {
+        zend_hash_destroy(c->resources);
+        FREE_HASHTABLE(c->resources);
+    }
+    zend_object_std_dtor(obj);
+}
+
+/* var_dump()/print_r(): the server without credentials, prefix and defaults. */
+static HashTable *client_debug_info(zend_object *obj, int *is_temp)
+{
+    php_distlock_client *c = php_distlock_client_from(obj);
+    HashTable *ht = zend_new_array(5);
+    zval v;
+    *is_temp = 1;
+    if (!c->conn) return ht;
+    ZVAL_STR_COPY(&v, c->display);
+    zend_hash_str_update(ht, "server", sizeof("server") - 1, &v);
+    ZVAL_STR_COPY(&v, c->prefix);
+    zend_hash_str_update(ht, "prefix", sizeof("prefix") - 1, &v);
+    ZVAL_DOUBLE(&v, c->ttl_ms / 1e3);
+    zend_hash_str_update(ht, "ttl", sizeof("ttl") - 1, &v);
+    ZVAL_DOUBLE(&v, c->wait_us / 1e6);
+    zend_hash_str_update(ht, "wait", sizeof("wait") - 1, &v);
+    ZVAL_LONG(&v, zend_hash_num_elements(&c->held));
+    zend_hash_str_update(ht, "held", sizeof("held") - 1, &v);
+    return ht;
+}
+
+void php_distlock_client_minit(zend_class_entry *ce)
+{
+    distlock_ce_DistLock = ce;
+    ce->create_object = client_create;
+    memcpy(&client_handlers, zend_get_std_object_handlers(), sizeof(client_handlers));
+    client_handlers.offset = XtOffsetOf(php_distlock_client, std);
+    client_handlers.free_obj = client_free;
+    client_handlers.clone_obj = NULL;
+    client_handlers.get_debug_info = client_debug_info;
+}
+
+/* The URI as shown in debug output: credentials replaced by "***". */
+static zend_string *display_uri(const dl_server_config_t *s)
+{
+    char ep[160];
+    dl_server_config_endpoint(s, ep, sizeof(ep));
+    if (s->unix_path) {
+        return strpprintf(0, "unix://%s%s?db=%d", s->password ? "***@" : "", ep, s->has_db ? s->db : 0);
+    }
+    return strpprintf(0, "redis://%s%s/%d", s->password ? "***@" : "", ep, s->has_db ? s->db : 0);
+}
+
+/* ---- shared operations ----------------------------------------------------- */
+
+static php_distlock_client *this_client(zval *this_ptr)
+{
+    php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(this_ptr));
+    if (!c->conn) {
+        zend_throw_error(NULL, "DistLock object is not initialized");
+        return NULL;
+    }
+    return c;
+}
+
+/* Ends a wait early when max_execution_time fired (the VM raises it next). */
+static int wait_interrupted(void *arg)
+{
+    (void)arg;
+#if PHP_VERSION_ID >= 80200
+    return zend_atomic_bool_load_ex(&EG(timed_out));
+#else
+    return EG(timed_out);
+#endif
+}
+
+/* The reentrant path: the instance already holds name. Returns true when it
+ * handled the call (a new handle or an exception), false to acquire anew. */
+static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t ttl_ms, zval *return_value)
+{
+    zval *zv = zend_hash_find(&c->held, name);
+    php_distlock_held *h;
+    dl_transport_t t;
+    dl_error_t err;
+    int extended;
+
+    if (!zv) return false;
+    h = Z_PTR_P(zv);
+    if (h->done || h->lease->pid != getpid()) {
+        /* Another process's lease (fork): not ours to share; drop our copy of it. */
+        php_distlock_client_forget(c, name, h);
+        return false;
+    }
+    /* Never shorten the lease an outer handle relies on. */
+    if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
+    t = php_distlock_transport(c);
+    if (dl_lock_refresh(&t, h->lease, ttl_ms, &extended, &err) != DL_OK) {
+        php_distlock_throw(&err);
+        return true;
+    }
+    if (!extended) {
+        DISTLOCK_G(stats).lost++;
+        php_distlock_client_forget(c, name, h);
+        return false;
+    }
+    DISTLOCK_G(stats).acquired++;
+    php_distlock_lock_create(return_value, c, name, h);
+    return true;
+}
+
+void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
+                                 bool throw_on_timeout, zval *return_value)
+{
+    dl_acquire_opts_t opts;
+    dl_acquire_result_t res;
+    dl_transport_t t;
+    dl_error_t err;
+    dl_lease_t *lease;
+    php_distlock_held *h;
+    dl_status_t st;
+
+    if (acquire_reentrant(c, name, ttl_ms, return_value)) return;
+
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), NULL, 0, ttl_ms, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        return;
+    }
+    opts.wait_us = wait_us;
+    opts.backoff = c->backoff;
+    opts.interrupted = wait_interrupted;
+    opts.interrupt_arg = NULL;
+    t = php_distlock_transport(c);
+    st = dl_lock_acquire(&t, lease, &opts, &res, &err);
+    DISTLOCK_G(stats).contended += res.contended;
+    if (res.contended) DISTLOCK_G(stats).wait_time_us += res.waited_us;
+    if (st != DL_OK || !res.acquired) {
+        dl_lease_free(lease);
+        if (st != DL_OK) {
+            php_distlock_throw(&err);
+        } else if (throw_on_timeout) {
+            DISTLOCK_G(stats).timeouts++;
+            zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
+                                    "Could not acquire the lock \"%s\" within %.3f seconds", ZSTR_VAL(name), wait_us / 1e6);
+        } else {
+            RETVAL_NULL();
+        }
+        return;
+    }
+    h = ecalloc(1, sizeof(*h));
+    h->lease = lease;
+    h->refcount = 1;  /* the table's */
+    zend_hash_update_ptr(&c->held, name, h);
+    DISTLOCK_G(stats).acquired++;
+    php_distlock_lock_create(return_value, c, name, h);
+}
+
+int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len)
+{
+    dl_error_t err;
+    dl_lease_t *lease;
+    dl_transport_t t = php_distlock_transport(c);
+    zval *zv;
+    int released;
+
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), token, token_len, 0, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        return -1;
+    }
+    if (dl_lock_release(&t, lease, &released, &err) != DL_OK) {
+        dl_lease_free(lease);
+        php_distlock_throw(&err);
+        return -1;
+    }
+    dl_lease_free(lease);
+    if (released) {
+        DISTLOCK_G(stats).released++;
+        /* Our own handles on that lease now see it as gone. */
+        zv = zend_hash_find(&c->held, name);
+        if (zv) {
+            php_distlock_held *h = Z_PTR_P(zv);
+            if (h->lease->token_len == token_len && memcmp(h->lease->token, token, token_len) == 0) {
+                php_distlock_client_forget(c, name, h);
+            }
+        }
+    }
+    return released;
+}
+
+/* Resolves the optional ttl/wait arguments of a method against the defaults. */
+static bool resolve_ttl_wait(php_distlock_client *c, const char *func, double ttl, bool ttl_null, double wait,
+                             bool wait_null, int64_t *ttl_ms, int64_t *wait_us)
+{
+    *ttl_ms = c->ttl_ms;
+    if (wait_us) *wait_us = c->wait_us;
+    if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #2 ($ttl)", ttl, ttl_ms)) return false;
+    if (wait_us && !wait_null && !php_distlock_wait_us(func, "Argument #3 ($wait)", wait, wait_us)) return false;
+    return true;
+}
+
+/* ---- methods ----------------------------------------------------------- */
+
+ZEND_METHOD(DistLock, __construct)
+{
+    php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(ZEND_THIS));
+    zval *servers = NULL;
+    HashTable *options = NULL;
+    php_distlock_config cfg;
+    dl_error_t err;
+    zval default_uri;
+
+    ZEND_PARSE_PARAMETERS_START(0, 2)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ZVAL(servers)
+        Z_PARAM_ARRAY_HT(options)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (c->conn) {
+        zend_throw_error(NULL, "DistLock object is already constructed");
+        RETURN_THROWS();
+    }
+    if (!servers) {
+        ZVAL_INTERNED_STR(&default_uri, ZSTR_INIT_LITERAL("redis://127.0.0.1:6379", 1));
+        servers = &default_uri;
+    } else if (Z_TYPE_P(servers) != IS_STRING && Z_TYPE_P(servers) != IS_ARRAY) {
+        zend_argument_type_error(1, "must be of type array|string, %s given", zend_zval_type_name(servers));
+        RETURN_THROWS();
+    }
+    if (php_distlock_config_parse(servers, options, &cfg) != SUCCESS) {
+        RETURN_THROWS();
+    }
+    c->display = display_uri(&cfg.server);
+    c->conn = dl_conn_new(&cfg.server, &err);
+    if (!c->conn) {
+        php_distlock_config_free(&cfg);
+        zend_string_release(c->display);
+        c->display = NULL;
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    c->prefix = cfg.prefix;
+    c->ttl_ms = cfg.ttl_ms;
+    c->wait_us = cfg.wait_us;
+    c->backoff = cfg.backoff;
+    c->resources = cfg.resources;
+    cfg.prefix = NULL;
+    cfg.resources = NULL;
+    php_distlock_config_free(&cfg);
+
+    c->next = DISTLOCK_G(clients);
+    if (c->next) c->next->prev = c;
+    DISTLOCK_G(clients) = c;
+}
+
+ZEND_METHOD(DistLock, lock)
+{
+    php_distlock_client *c;
+    zend_string *name;
+    double ttl = 0, wait = 0;
+    bool ttl_null = true, wait_null = true;
+    int64_t ttl_ms, wait_us;
+
+    ZEND_PARSE_PARAMETERS_START(1, 3)
+        Z_PARAM_STR(name)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+        Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::lock", "Argument #1 ($name)", name) ||
+        !resolve_ttl_wait(c, "DistLock::lock", ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        RETURN_THROWS();
+    }
+    php_distlock_client_acquire(c, name, ttl_ms, wait_us, true, return_value);
+}
+
+ZEND_METHOD(DistLock, tryLock)
+{
+    php_distlock_client *c;
+    zend_string *name;
+    double ttl = 0;
+    bool ttl_null = true;
+    int64_t ttl_ms;
+
+    ZEND_PARSE_PARAMETERS_START(1, 2)
+        Z_PARAM_STR(name)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::tryLock", "Argument #1 ($name)", name) ||
+        !resolve_ttl_wait(c, "DistLock::tryLock", ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
+        RETURN_THROWS();
+    }
+    php_distlock_client_acquire(c, name, ttl_ms, 0, false, return_value);
+}
+
+ZEND_METHOD(DistLock, synchronized)
+{
+    php_distlock_client *c;
+    zend_string *name;
+    zend_fcall_info fci;
+    zend_fcall_info_cache fcc;
+    double ttl = 0, wait = 0;
+    bool ttl_null = true, wait_null = true;
+    int64_t ttl_ms, wait_us;
+    zval lock, retval;
+
+    ZEND_PARSE_PARAMETERS_START(2, 4)
+        Z_PARAM_STR(name)
+        Z_PARAM_FUNC(fci, fcc)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+        Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::synchronized", "Argument #1 ($name)", name) ||
+        !resolve_ttl_wait(c, "DistLock::synchronized", ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        RETURN_THROWS();
+    }
+    ZVAL_UNDEF(&lock);
+    php_distlock_client_acquire(c, name, ttl_ms, wait_us, true, &lock);
+    if (EG(exception)) {
+        zval_ptr_dtor(&lock);
+        RETURN_THROWS();
+    }
+    ZVAL_UNDEF(&retval);
+    fci.retval = &retval;
+    fci.params = &lock;
+    fci.param_count = 1;
+    zend_call_function(&fci, &fcc);
+    /* Release in all cases; with the callback's exception pending, quietly. */
+    php_distlock_lock_release(php_distlock_lock_from(Z_OBJ(lock)), EG(exception) != NULL);
+    zval_ptr_dtor(&lock);
+    if (EG(exception)) {
+        zval_ptr_dtor(&retval);
+        RETURN_THROWS();
+    }
+    if (Z_TYPE(retval) != IS_UNDEF) {
+        RETURN_COPY_VALUE(&retval);
+    }
+}
+
+ZEND_METHOD(DistLock, restore)
+{
+    php_distlock_client *c;
+    zend_string *name, *token;
+    dl_lease_t *lease;
+    dl_transport_t t;
+    dl_error_t err;
+    int64_t pttl_ms;
+    php_distlock_held *h;
+    zval *zv;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(name)
+        Z_PARAM_STR(token)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
+    if (ZSTR_LEN(token) == 0 || ZSTR_LEN(token) > DL_TOKEN_MAX) {
+        zend_argument_value_error(2, "must be between 1 and %d bytes long", DL_TOKEN_MAX);
+        RETURN_THROWS();
+    }
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
+                         ZSTR_LEN(token), c->ttl_ms, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    t = php_distlock_transport(c);
+    {
+        int64_t sent_ns = dl_clock_now_ns();
+        if (dl_lock_status(&t, lease, &pttl_ms, &err) != DL_OK) {
+            dl_lease_free(lease);
+            php_distlock_throw(&err);
+            RETURN_THROWS();
+        }
+        lease->valid_until_ns = sent_ns + pttl_ms * 1000000;
+    }
+    if (pttl_ms < 0) {
+        dl_lease_free(lease);
+        zend_throw_exception_ex(distlock_ce_LockLostException, 0, "The lock \"%s\" is not held with the given token",
+                                ZSTR_VAL(name));
+        RETURN_THROWS();
+    }
+    /* Already held by this instance under the same token: one more handle. */
+    zv = zend_hash_find(&c->held, name);
+    if (zv) {
+        h = Z_PTR_P(zv);
+        if (!h->done && h->lease->pid == getpid() && h->lease->token_len == lease->token_len &&
+            memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
+            dl_lease_free(lease);
+            php_distlock_lock_create(return_value, c, name, h);
+            return;
+        }
+        php_distlock_client_forget(c, name, h);
+    }
+    h = ecalloc(1, sizeof(*h));
+    h->lease = lease;
+    h->refcount = 1;
+    zend_hash_update_ptr(&c->held, name, h);
+    php_distlock_lock_create(return_value, c, name, h);
+}
+
+ZEND_METHOD(DistLock, isLocked)
+{
+    php_distlock_client *c;
+    zend_string *name, *key;
+    dl_transport_t t;
+    dl_error_t err;
+    int exists;
+    dl_status_t st;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(name)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::isLocked", "Argument #1 ($name)", name)) RETURN_THROWS();
+    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
+    t = php_distlock_transport(c);
+    st = dl_lock_exists(&t, ZSTR_VAL(key), ZSTR_LEN(key), &exists, &err);
+    zend_string_release(key);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    RETURN_BOOL(exists);
+}
+
+ZEND_METHOD(DistLock, forceRelease)
+{
+    php_distlock_client *c;
+    zend_string *name, *key;
+    dl_transport_t t;
+    dl_error_t err;
+    int deleted;
+    dl_status_t st;
+    zval *zv;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(name)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::forceRelease", "Argument #1 ($name)", name)) RETURN_THROWS();
+    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
+    t = php_distlock_transport(c);
+    st = dl_lock_delete(&t, ZSTR_VAL(key), ZSTR_LEN(key), &deleted, &err);
+    zend_string_release(key);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    /* Our own lease on it (if any) is gone. */
+    zv = zend_hash_find(&c->held, name);
+    if (zv) php_distlock_client_forget(c, name, Z_PTR_P(zv));
+    RETURN_BOOL(deleted);
+}
+
+ZEND_METHOD(DistLock, stats)
+{
+    php_distlock_stats *s = &DISTLOCK_G(stats);
+    ZEND_PARSE_PARAMETERS_NONE();
+    array_init_size(return_value, 8);
+    add_assoc_long(return_value, "acquired", s->acquired);
+    add_assoc_long(return_value, "contended", s->contended);
+    add_assoc_long(return_value, "timeouts", s->timeouts);
+    add_assoc_long(return_value, "released", s->released);
+    add_assoc_long(return_value, "lost", s->lost);
+    add_assoc_long(return_value, "refreshed", s->refreshed);
+    add_assoc_long(return_value, "wait_time_us", s->wait_time_us);
+    add_assoc_long(return_value, "connection_errors", s->connection_errors);
+}
+
+ZEND_METHOD(DistLock, __call)
+{
+    php_distlock_client *c;
+    zend_string *method;
+    HashTable *args;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(method)
+        Z_PARAM_ARRAY_HT(args)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    php_distlock_call_helper(c, method, args, return_value);
+}

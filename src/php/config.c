@@ -1,0 +1,303 @@
+/*
+ * Validation of the constructor's $servers and $options, of INI defaults,
+ * and of per-call arguments (names, ttl, wait). Every rule of
+ * docs/decisions.md "Values and limits" is enforced here, in one place.
+ */
+#include "php_distlock_internal.h"
+
+#include <math.h>
+
+#include "zend_exceptions.h"
+
+#define CTOR "DistLock::__construct"
+
+bool php_distlock_check_name(const char *func, const char *what, const zend_string *name)
+{
+    if (ZSTR_LEN(name) == 0) {
+        zend_value_error("%s(): %s must not be empty", func, what);
+        return false;
+    }
+    if (ZSTR_LEN(name) > DL_NAME_MAX) {
+        zend_value_error("%s(): %s must be at most %d bytes long", func, what, DL_NAME_MAX);
+        return false;
+    }
+    return true;
+}
+
+/* A finite number of seconds in (0, max] (or [0, max] when zero_ok), in µs. */
+static bool seconds_us(const char *func, const char *what, double s, double max, bool zero_ok, int64_t *out_us)
+{
+    if (!isfinite(s) || s > max || (zero_ok ? s < 0 : s <= 0)) {
+        zend_value_error("%s(): %s must be a finite number of seconds %s 0 and at most %.0f", func, what,
+                         zero_ok ? "greater than or equal to" : "greater than", max);
+        return false;
+    }
+    *out_us = (int64_t)ceil(s * 1e6);
+    return true;
+}
+
+bool php_distlock_ttl_ms(const char *func, const char *what, double seconds, int64_t *out_ms)
+{
+    int64_t us;
+    if (!seconds_us(func, what, seconds, PHP_DISTLOCK_MAX_SECONDS, false, &us)) {
+        return false;
+    }
+    *out_ms = (us + 999) / 1000;  /* PX takes whole milliseconds: round up */
+    return true;
+}
+
+bool php_distlock_wait_us(const char *func, const char *what, double seconds, int64_t *out_us)
+{
+    return seconds_us(func, what, seconds, PHP_DISTLOCK_MAX_SECONDS, true, out_us);
+}
+
+/* ---- options --------------------------------------------------------- */
+
+/* An int or float option as double; TypeError otherwise. */
+static bool option_number(const char *key, zval *v, double *out)
+{
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) == IS_LONG) {
+        *out = (double)Z_LVAL_P(v);
+        return true;
+    }
+    if (Z_TYPE_P(v) == IS_DOUBLE) {
+        *out = Z_DVAL_P(v);
+        return true;
+    }
+    zend_type_error(CTOR "(): Argument #2 ($options) option \"%s\" must be of type float, %s given", key,
+                    zend_zval_type_name(v));
+    return false;
+}
+
+static bool option_string(const char *key, zval *v, zend_string **out)
+{
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) != IS_STRING) {
+        zend_type_error(CTOR "(): Argument #2 ($options) option \"%s\" must be of type string, %s given", key,
+                        zend_zval_type_name(v));
+        return false;
+    }
+    *out = Z_STR_P(v);
+    return true;
+}
+
+/* A C string copy of an option that must not hold NUL bytes (credentials). */
+static bool option_cstring(const char *key, zval *v, char **out)
+{
+    zend_string *s;
+    if (!option_string(key, v, &s)) return false;
+    if (ZSTR_LEN(s) == 0 || memchr(ZSTR_VAL(s), '\0', ZSTR_LEN(s)) || ZSTR_LEN(s) > 512) {
+        zend_value_error(CTOR "(): Argument #2 ($options) option \"%s\" must be a non-empty string of at most 512 bytes without NUL bytes", key);
+        return false;
+    }
+    free(*out);
+    *out = strndup(ZSTR_VAL(s), ZSTR_LEN(s));
+    return *out != NULL;
+}
+
+static void resource_dtor(zval *zv)
+{
+    efree(Z_PTR_P(zv));
+}
+
+static bool parse_resources(zval *v, php_distlock_config *out)
+{
+    zend_string *rname;
+    zval *rdef;
+
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) != IS_ARRAY) {
+        zend_type_error(CTOR "(): Argument #2 ($options) option \"resources\" must be of type array, %s given",
+                        zend_zval_type_name(v));
+        return false;
+    }
+    ALLOC_HASHTABLE(out->resources);
+    zend_hash_init(out->resources, zend_hash_num_elements(Z_ARRVAL_P(v)), NULL, resource_dtor, 0);
+    ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(v), rname, rdef) {
+        php_distlock_resource res = {0, -1};
+        zend_string *k;
+        zval *kv, entry;
+        ZVAL_DEREF(rdef);
+        if (!rname || ZSTR_LEN(rname) == 0) {
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"resources\" must be keyed by resource name");
+            return false;
+        }
+        if (Z_TYPE_P(rdef) != IS_ARRAY) {
+            zend_type_error(CTOR "(): Argument #2 ($options) option \"resources\" entry \"%s\" must be of type array, %s given",
+                            ZSTR_VAL(rname), zend_zval_type_name(rdef));
+            return false;
+        }
+        ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(rdef), k, kv) {
+            double d;
+            char what[160];
+            if (k && zend_string_equals_literal(k, "ttl")) {
+                snprintf(what, sizeof(what), "Argument #2 ($options) option \"resources\" entry \"%s\" ttl", ZSTR_VAL(rname));
+                if (!option_number("resources.ttl", kv, &d) || !php_distlock_ttl_ms(CTOR, what, d, &res.ttl_ms)) return false;
+            } else if (k && zend_string_equals_literal(k, "wait")) {
+                snprintf(what, sizeof(what), "Argument #2 ($options) option \"resources\" entry \"%s\" wait", ZSTR_VAL(rname));
+                if (!option_number("resources.wait", kv, &d) || !php_distlock_wait_us(CTOR, what, d, &res.wait_us)) return false;
+            } else {
+                zend_value_error(CTOR "(): Argument #2 ($options) option \"resources\" entry \"%s\" has an unknown key (known: ttl, wait)",
+                                 ZSTR_VAL(rname));
+                return false;
+            }
+        } ZEND_HASH_FOREACH_END();
+        ZVAL_PTR(&entry, emalloc(sizeof(res)));
+        memcpy(Z_PTR(entry), &res, sizeof(res));
+        zend_hash_update(out->resources, rname, &entry);
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
+static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
+{
+    double d;
+    int64_t us;
+    const char *k = ZSTR_VAL(key);
+
+    if (zend_string_equals_literal(key, "prefix")) {
+        zend_string *s;
+        if (!option_string(k, v, &s)) return false;
+        if (ZSTR_LEN(s) > DL_PREFIX_MAX) {
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"prefix\" must be at most %d bytes long", DL_PREFIX_MAX);
+            return false;
+        }
+        zend_string_release(out->prefix);
+        out->prefix = zend_string_copy(s);
+        return true;
+    }
+    if (zend_string_equals_literal(key, "ttl")) {
+        return option_number(k, v, &d) && php_distlock_ttl_ms(CTOR, "Argument #2 ($options) option \"ttl\"", d, &out->ttl_ms);
+    }
+    if (zend_string_equals_literal(key, "wait")) {
+        return option_number(k, v, &d) && php_distlock_wait_us(CTOR, "Argument #2 ($options) option \"wait\"", d, &out->wait_us);
+    }
+    if (zend_string_equals_literal(key, "retry_delay") || zend_string_equals_literal(key, "retry_jitter")) {
+        char what[64];
+        snprintf(what, sizeof(what), "Argument #2 ($options) option \"%s\"", k);
+        if (!option_number(k, v, &d) || !seconds_us(CTOR, what, d, PHP_DISTLOCK_MAX_RETRY_SECONDS, true, &us)) return false;
+        if (k[6] == 'd') out->backoff.base_us = us; else out->backoff.jitter_us = us;
+        return true;
+    }
+    if (zend_string_equals_literal(key, "connect_timeout") || zend_string_equals_literal(key, "timeout")) {
+        char what[64];
+        bool connect = k[0] == 'c';
+        snprintf(what, sizeof(what), "Argument #2 ($options) option \"%s\"", k);
+        if (!option_number(k, v, &d) || !seconds_us(CTOR, what, d, PHP_DISTLOCK_MAX_TIMEOUT_SECONDS, false, &us)) return false;
+        /* The URI's own value wins: only fill what it left unset. */
+        if (connect && !out->server.has_connect_timeout) { out->server.connect_timeout_us = us; out->server.has_connect_timeout = 1; }
+        if (!connect && !out->server.has_timeout) { out->server.timeout_us = us; out->server.has_timeout = 1; }
+        return true;
+    }
+    if (zend_string_equals_literal(key, "username") || zend_string_equals_literal(key, "password")) {
+        /* Credentials in the URI win; the option is still type-checked. */
+        char **slot = k[0] == 'u' ? &out->server.username : &out->server.password;
+        char *value = NULL;
+        if (!option_cstring(k, v, &value)) return false;
+        if (out->uri_credentials) { free(value); } else { *slot = value; }
+        return true;
+    }
+    if (zend_string_equals_literal(key, "database")) {
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) != IS_LONG) {
+            zend_type_error(CTOR "(): Argument #2 ($options) option \"database\" must be of type int, %s given", zend_zval_type_name(v));
+            return false;
+        }
+        if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > DL_DB_MAX) {
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"database\" must be between 0 and %d", DL_DB_MAX);
+            return false;
+        }
+        if (!out->server.has_db) { out->server.db = (int)Z_LVAL_P(v); out->server.has_db = 1; }
+        return true;
+    }
+    if (zend_string_equals_literal(key, "resources")) {
+        return parse_resources(v, out);
+    }
+    zend_value_error(CTOR "(): Argument #2 ($options) contains an unknown option \"%s\"", k);
+    return false;
+}
+
+/* The single URI out of $servers (a string or a list of one string). */
+static zend_string *single_uri(zval *servers)
+{
+    zval *first;
+    if (Z_TYPE_P(servers) == IS_STRING) {
+        return Z_STR_P(servers);
+    }
+    if (zend_hash_num_elements(Z_ARRVAL_P(servers)) == 0) {
+        zend_argument_value_error(1, "must not be empty");
+        return NULL;
+    }
+    if (zend_hash_num_elements(Z_ARRVAL_P(servers)) > 1) {
+        zend_argument_value_error(1, "must hold exactly one URI: Redlock over several servers is not available in this version");
+        return NULL;
+    }
+    first = zend_hash_get_current_data(Z_ARRVAL_P(servers));
+    ZVAL_DEREF(first);
+    if (Z_TYPE_P(first) != IS_STRING) {
+        zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(first));
+        return NULL;
+    }
+    return Z_STR_P(first);
+}
+
+zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out)
+{
+    dl_error_t err;
+    zend_string *uri, *key;
+    zval *v;
+
+    memset(out, 0, sizeof(*out));
+    uri = single_uri(servers);
+    if (!uri) return FAILURE;
+    if (dl_uri_parse(ZSTR_VAL(uri), ZSTR_LEN(uri), &out->server, &err) != DL_OK) {
+        /* The parser's message never quotes the URI, so no credentials leak here. */
+        zend_argument_value_error(1, "must be a valid server URI: %s", err.msg);
+        return FAILURE;
+    }
+    out->uri_credentials = out->server.password != NULL;
+    out->prefix = zend_string_init(DISTLOCK_G(prefix), strlen(DISTLOCK_G(prefix)), 0);
+    out->ttl_ms = (int64_t)ceil(DISTLOCK_G(ttl) * 1000);
+    out->wait_us = (int64_t)ceil(DISTLOCK_G(wait) * 1e6);
+    out->backoff.base_us = (int64_t)ceil(DISTLOCK_G(retry_delay) * 1e6);
+    out->backoff.jitter_us = (int64_t)ceil(DISTLOCK_G(retry_jitter) * 1e6);
+    out->backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    if (options) {
+        ZEND_HASH_FOREACH_STR_KEY_VAL(options, key, v) {
+            if (!key) {
+                zend_argument_value_error(2, "must be an array keyed by option name");
+                goto fail;
+            }
+            if (!parse_option(key, v, out)) goto fail;
+        } ZEND_HASH_FOREACH_END();
+    }
+    if (out->server.username && !out->server.password) {
+        zend_argument_value_error(2, "option \"username\" needs a password too");
+        goto fail;
+    }
+    if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;
+    if (!out->server.has_connect_timeout) {
+        out->server.connect_timeout_us = (int64_t)ceil(DISTLOCK_G(connect_timeout) * 1e6);
+        out->server.has_connect_timeout = 1;
+    }
+    if (!out->server.has_timeout) {
+        out->server.timeout_us = (int64_t)ceil(DISTLOCK_G(timeout) * 1e6);
+        out->server.has_timeout = 1;
+    }
+    return SUCCESS;
+fail:
+    php_distlock_config_free(out);
+    return FAILURE;
+}
+
+void php_distlock_config_free(php_distlock_config *cfg)
+{
+    dl_server_config_free(&cfg->server);
+    if (cfg->prefix) zend_string_release(cfg->prefix);
+    if (cfg->resources) {
+        zend_hash_destroy(cfg->resources);
+        FREE_HASHTABLE(cfg->resources);
+    }
+    memset(cfg, 0, sizeof(*cfg));
+}

@@ -1,0 +1,242 @@
+/*
+ * The DistLock\Lock class: a handle on a lease held by a DistLock instance.
+ *
+ * A handle keeps its DistLock (and so the connection) alive. Several handles
+ * may share one lease (reentrancy); the key is deleted with the last one.
+ * Only the process that acquired the lease ever releases or refreshes it:
+ * after fork() the child's copies of the handles are inert.
+ */
+#include "php_distlock_internal.h"
+
+#include <unistd.h>
+
+#include "zend_exceptions.h"
+
+zend_class_entry *distlock_ce_Lock;
+static zend_object_handlers lock_handlers;
+
+void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *name, php_distlock_held *held)
+{
+    php_distlock_lock *l;
+    object_init_ex(out, distlock_ce_Lock);
+    l = php_distlock_lock_from(Z_OBJ_P(out));
+    l->owner = c;
+    GC_ADDREF(&c->std);
+    l->held = held;
+    l->active = true;
+    held->refcount++;
+    held->handles++;
+    l->name = zend_string_copy(name);
+}
+
+/* Ends this handle's share of the lease (it keeps its reference for token()). */
+static void detach(php_distlock_lock *l)
+{
+    l->active = false;
+    l->held->handles--;
+}
+
+/* True when this handle may act on its lease: held, still ours, this process. */
+static bool usable(php_distlock_lock *l)
+{
+    return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == getpid();
+}
+
+int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
+{
+    php_distlock_held *h = l->held;
+    dl_transport_t t;
+    dl_error_t err;
+    int released = 0;
+
+    if (!l->active) return 0;
+    if (!usable(l)) {
+        detach(l);
+        return 0;
+    }
+    if (h->handles > 1) {
+        detach(l);  /* an outer handle still holds the lease */
+        return 1;
+    }
+    t = php_distlock_transport(l->owner);
+    if (dl_lock_release(&t, h->lease, &released, &err) != DL_OK) {
+        if (!quiet) {
+            /* Keep the handle: a later release(), the destructor or request end retries. */
+            php_distlock_throw(&err);
+            return -1;
+        }
+        DISTLOCK_G(stats).connection_errors++;
+    } else if (released) {
+        DISTLOCK_G(stats).released++;
+    } else {
+        DISTLOCK_G(stats).lost++;
+    }
+    php_distlock_client_forget(l->owner, l->name, h);
+    detach(l);
+    return released;
+}
+
+/* Reads ownership and PTTL; marks the lease lost when it is not ours.
+ * Returns the PTTL in ms, -1 when not ours, -2 after throwing. */
+static int64_t lease_status(php_distlock_lock *l)
+{
+    php_distlock_held *h = l->held;
+    dl_transport_t t;
+    dl_error_t err;
+    int64_t pttl_ms;
+
+    if (!l->active || h->done || l->owner->closed) return -1;
+    t = php_distlock_transport(l->owner);
+    if (dl_lock_status(&t, h->lease, &pttl_ms, &err) != DL_OK) {
+        php_distlock_throw(&err);
+        return -2;
+    }
+    if (pttl_ms < 0 && h->lease->pid == getpid()) {
+        DISTLOCK_G(stats).lost++;
+        php_distlock_client_forget(l->owner, l->name, h);
+    }
+    return pttl_ms;
+}
+
+/* ---- handlers -------------------------------------------------------------- */
+
+static zend_object *lock_create_object(zend_class_entry *ce)
+{
+    php_distlock_lock *l = zend_object_alloc(sizeof(php_distlock_lock), ce);
+    zend_object_std_init(&l->std, ce);
+    object_properties_init(&l->std, ce);
+    l->std.handlers = &lock_handlers;
+    return &l->std;
+}
+
+static void lock_free(zend_object *obj)
+{
+    php_distlock_lock *l = php_distlock_lock_from(obj);
+    if (l->held) {
+        php_distlock_lock_release(l, true);  /* scoped release */
+        php_distlock_held_release_ref(l->held);
+    }
+    if (l->name) zend_string_release(l->name);
+    if (l->owner) OBJ_RELEASE(&l->owner->std);
+    zend_object_std_dtor(obj);
+}
+
+static zend_function *lock_get_constructor(zend_object *obj)
+{
+    (void)obj;
+    zend_throw_error(NULL, "Cannot directly construct DistLock\\Lock, use DistLock::lock(), tryLock() or restore()");
+    return NULL;
+}
+
+/* var_dump()/print_r(): no token (it is a credential for release). */
+static HashTable *lock_debug_info(zend_object *obj, int *is_temp)
+{
+    php_distlock_lock *l = php_distlock_lock_from(obj);
+    HashTable *ht = zend_new_array(3);
+    zval v;
+    *is_temp = 1;
+    if (!l->name) return ht;
+    ZVAL_STR_COPY(&v, l->name);
+    zend_hash_str_update(ht, "name", sizeof("name") - 1, &v);
+    ZVAL_BOOL(&v, l->active && !l->held->done);
+    zend_hash_str_update(ht, "held", sizeof("held") - 1, &v);
+    ZVAL_DOUBLE(&v, l->held->lease->ttl_ms / 1e3);
+    zend_hash_str_update(ht, "ttl", sizeof("ttl") - 1, &v);
+    return ht;
+}
+
+void php_distlock_lock_minit(zend_class_entry *ce)
+{
+    distlock_ce_Lock = ce;
+    ce->create_object = lock_create_object;
+    memcpy(&lock_handlers, zend_get_std_object_handlers(), sizeof(lock_handlers));
+    lock_handlers.offset = XtOffsetOf(php_distlock_lock, std);
+    lock_handlers.free_obj = lock_free;
+    lock_handlers.clone_obj = NULL;
+    lock_handlers.get_constructor = lock_get_constructor;
+    lock_handlers.get_debug_info = lock_debug_info;
+}
+
+#define THIS_LOCK() php_distlock_lock_from(Z_OBJ_P(ZEND_THIS))
+
+/* ---- methods ----------------------------------------------------------------- */
+
+ZEND_METHOD(DistLock_Lock, name)
+{
+    ZEND_PARSE_PARAMETERS_NONE();
+    RETURN_STR_COPY(THIS_LOCK()->name);
+}
+
+ZEND_METHOD(DistLock_Lock, token)
+{
+    php_distlock_lock *l = THIS_LOCK();
+    ZEND_PARSE_PARAMETERS_NONE();
+    RETURN_STRINGL(l->held->lease->token, l->held->lease->token_len);
+}
+
+ZEND_METHOD(DistLock_Lock, release)
+{
+    int r;
+    ZEND_PARSE_PARAMETERS_NONE();
+    r = php_distlock_lock_release(THIS_LOCK(), false);
+    if (r < 0) RETURN_THROWS();
+    RETURN_BOOL(r);
+}
+
+ZEND_METHOD(DistLock_Lock, refresh)
+{
+    php_distlock_lock *l = THIS_LOCK();
+    double ttl = 0;
+    bool ttl_null = true;
+    int64_t ttl_ms;
+    dl_transport_t t;
+    dl_error_t err;
+    int extended;
+
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!ttl_null && !php_distlock_ttl_ms("DistLock\\Lock::refresh", "Argument #1 ($ttl)", ttl, &ttl_ms)) {
+        RETURN_THROWS();
+    }
+    if (!usable(l)) RETURN_FALSE;
+    if (ttl_null) ttl_ms = l->held->lease->ttl_ms;
+    t = php_distlock_transport(l->owner);
+    if (dl_lock_refresh(&t, l->held->lease, ttl_ms, &extended, &err) != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    if (extended) {
+        DISTLOCK_G(stats).refreshed++;
+        RETURN_TRUE;
+    }
+    DISTLOCK_G(stats).lost++;
+    php_distlock_client_forget(l->owner, l->name, l->held);
+    RETURN_FALSE;
+}
+
+ZEND_METHOD(DistLock_Lock, isAcquired)
+{
+    int64_t pttl;
+    ZEND_PARSE_PARAMETERS_NONE();
+    pttl = lease_status(THIS_LOCK());
+    if (pttl == -2) RETURN_THROWS();
+    RETURN_BOOL(pttl >= 0);
+}
+
+ZEND_METHOD(DistLock_Lock, remainingLifetime)
+{
+    int64_t pttl;
+    ZEND_PARSE_PARAMETERS_NONE();
+    pttl = lease_status(THIS_LOCK());
+    if (pttl == -2) RETURN_THROWS();
+    RETURN_DOUBLE(pttl > 0 ? pttl / 1e3 : 0.0);
+}
+
+ZEND_METHOD(DistLock_Lock, fencingToken)
+{
+    ZEND_PARSE_PARAMETERS_NONE();
+    RETURN_NULL();
+}

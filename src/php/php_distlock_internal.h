@@ -1,0 +1,152 @@
+/*
+ * Declarations shared by the Zend glue files (src/php/). Nothing here is
+ * visible to PHP code or to the core.
+ */
+#ifndef PHP_DISTLOCK_INTERNAL_H
+#define PHP_DISTLOCK_INTERNAL_H
+
+#include "php.h"
+#include "php_distlock.h"
+
+#include "../core/dl_conn.h"
+#include "../core/dl_lock.h"
+#include "../core/dl_uri.h"
+
+extern zend_class_entry *distlock_ce_DistLock;
+extern zend_class_entry *distlock_ce_Lock;
+extern zend_class_entry *distlock_ce_Exception;
+extern zend_class_entry *distlock_ce_ConnectionException;
+extern zend_class_entry *distlock_ce_LockTimeoutException;
+extern zend_class_entry *distlock_ce_LockLostException;
+
+#define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */
+#define PHP_DISTLOCK_MAX_RETRY_SECONDS 60.0   /* retry_delay, retry_jitter */
+#define PHP_DISTLOCK_MAX_TIMEOUT_SECONDS 3600.0
+
+/* Defaults of one resource helper (options['resources']). */
+typedef struct php_distlock_resource {
+    int64_t ttl_ms;   /* 0: the instance default */
+    int64_t wait_us;  /* -1: the instance default */
+} php_distlock_resource;
+
+/*
+ * A lease held by one DistLock instance, shared by all its Lock handles
+ * (reentrancy). Reference-counted: one reference from the instance's
+ * `held` table while it is in there, one from each Lock handle.
+ */
+typedef struct php_distlock_held {
+    dl_lease_t *lease;
+    uint32_t refcount;
+    uint32_t handles;   /* handles that have not released yet */
+    bool done;          /* released by us, or found lost: no longer ours */
+} php_distlock_held;
+
+/* The DistLock object. */
+typedef struct php_distlock_client {
+    dl_conn_t *conn;
+    zend_string *prefix;
+    int64_t ttl_ms;
+    int64_t wait_us;
+    dl_backoff_t backoff;
+    HashTable *resources;       /* snake_case name => php_distlock_resource* (or NULL) */
+    HashTable held;             /* lock name => php_distlock_held* */
+    zend_string *display;       /* the server URI without credentials, for debug output */
+    struct php_distlock_client *prev, *next;  /* DISTLOCK_G(clients) registry */
+    bool closed;                /* freed: handles must not touch conn or held */
+    zend_object std;
+} php_distlock_client;
+
+/* The DistLock\Lock object: one handle on a held lease. */
+typedef struct php_distlock_lock {
+    php_distlock_client *owner; /* holds a reference on owner->std */
+    php_distlock_held *held;    /* the lease (one reference, kept until the handle is freed) */
+    bool active;                /* false once this handle has released */
+    zend_string *name;
+    zend_object std;
+} php_distlock_lock;
+
+static inline php_distlock_client *php_distlock_client_from(zend_object *obj)
+{
+    return (php_distlock_client *)((char *)obj - XtOffsetOf(php_distlock_client, std));
+}
+static inline php_distlock_lock *php_distlock_lock_from(zend_object *obj)
+{
+    return (php_distlock_lock *)((char *)obj - XtOffsetOf(php_distlock_lock, std));
+}
+
+/* ---- config.c: validation of arguments, options and URIs ---------------- */
+
+/* Parsed constructor arguments. */
+typedef struct php_distlock_config {
+    dl_server_config_t server;
+    zend_string *prefix;
+    int64_t ttl_ms;
+    int64_t wait_us;
+    dl_backoff_t backoff;
+    HashTable *resources;
+    bool uri_credentials;   /* the URI had user/password: the options' are ignored */
+} php_distlock_config;
+
+/* Parses $servers and $options (INI for what neither sets). Throws and returns FAILURE on bad input. */
+zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out);
+void php_distlock_config_free(php_distlock_config *cfg);
+
+/*
+ * Validators. `func` is the PHP-visible function ("DistLock::lock"), `what`
+ * the thing checked ("Argument #2 ($ttl)"). On bad input they throw
+ * ValueError "<func>(): <what> must ..." and return false.
+ */
+bool php_distlock_check_name(const char *func, const char *what, const zend_string *name);
+bool php_distlock_ttl_ms(const char *func, const char *what, double seconds, int64_t *out_ms);
+bool php_distlock_wait_us(const char *func, const char *what, double seconds, int64_t *out_us);
+
+/* ---- errors.c ------------------------------------------------------------ */
+
+/* Throws the exception for err (ConnectionException for network codes) and counts it. */
+void php_distlock_throw(const dl_error_t *err);
+
+/* ---- client.c: operations used by Lock and the helpers ------------------- */
+
+/* Acquire with the instance's defaults overridden by ttl_ms (> 0) and wait_us (>= 0).
+ * Returns a new Lock in return_value, NULL (tryLock, wait_us == 0 && !throw_on_timeout), or throws. */
+void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
+                                 bool throw_on_timeout, zval *return_value);
+
+/* Releases name if it holds token; returns -1 after throwing, else 0/1. */
+int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
+
+/* Drops one reference on held (freeing it at zero). */
+void php_distlock_held_release_ref(php_distlock_held *h);
+
+/* Marks held as no longer ours and removes it from c->held if it is the entry for name. */
+void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+
+/* A transport on the instance's connection. */
+static inline dl_transport_t php_distlock_transport(php_distlock_client *c)
+{
+    return dl_conn_transport(c->conn);
+}
+
+/* Releases every lease of every live client of this request (RSHUTDOWN). */
+void php_distlock_release_all(void);
+
+/* ---- lock.c ---------------------------------------------------------------- */
+
+/* Releases the handle (see Lock::release). quiet: count errors instead of throwing.
+ * Returns 1 released, 0 not ours / already released, -1 after throwing. */
+int php_distlock_lock_release(php_distlock_lock *l, bool quiet);
+
+/* Creates a Lock handle on held (taking one reference on held and one on c). */
+void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *name, php_distlock_held *held);
+
+/* ---- helpers.c ------------------------------------------------------------- */
+
+/* Implements DistLock::__call for lock<Resource>/tryLock<Resource>/unlock<Resource>. */
+void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashTable *args, zval *return_value);
+
+/* ---- MINIT parts ------------------------------------------------------------- */
+/* Install create/free/debug handlers on the class entries registered from the arginfo. */
+void php_distlock_client_minit(zend_class_entry *ce);
+void php_distlock_lock_minit(zend_class_entry *ce);
+
+#endif

@@ -1,0 +1,183 @@
+<?php
+
+/**
+ * Stub of the distlock extension: the source of truth for the generated
+ * distlock_arginfo.h (scripts/gen-stub) and the IDE stub for users.
+ * Durations are float seconds everywhere. Semantics: README.md and
+ * docs/decisions.md.
+ *
+ * @generate-class-entries
+ * @generate-legacy-arginfo 80100
+ */
+
+namespace {
+    /**
+     * A client for distributed locks on one Redis server. The owner of a lock
+     * is the DistLock instance (reentrancy: the same instance locking a name it
+     * holds gets another handle on the same lease).
+     *
+     * @strict-properties
+     * @not-serializable
+     */
+    final class DistLock
+    {
+        /**
+         * Validates the configuration; connects lazily, on the first call that needs Redis.
+         *
+         * @param string|array $servers one URI, or a list holding one URI:
+         *   redis://[[user]:password@]host[:port][/db][?timeout=S&connect_timeout=S],
+         *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S].
+         *   Values in the URI beat the same values in $options.
+         * @param array $options prefix (string, default "lock:"), ttl (seconds, default 30),
+         *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005),
+         *   connect_timeout and timeout (seconds, default 1), username, password (strings),
+         *   database (int), resources (array: snake_case resource => ['ttl' => s, 'wait' => s]).
+         *   Defaults come from the distlock.* INI settings.
+         * @throws \ValueError for a malformed URI, an unknown option or a value out of range
+         * @throws \TypeError for an option of the wrong type
+         * @throws \DistLock\ConnectionException for rediss:// (this build has no TLS)
+         */
+        public function __construct(#[\SensitiveParameter] string|array $servers = "redis://127.0.0.1:6379", #[\SensitiveParameter] array $options = []) {}
+
+        /**
+         * Acquires $name, waiting up to $wait seconds (backoff with jitter, capped by
+         * the holder's remaining lease). Key: prefix . $name; value: a random token; PX ttl.
+         *
+         * @param string $name 1 to 1024 bytes, binary-safe
+         * @param float|null $ttl lease length in seconds (> 0, at most 1e9; rounded up to ms); null: the default
+         * @param float|null $wait seconds to wait (>= 0; 0 = one attempt); null: the default
+         * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
+         *   (an acquire whose reply was lost is first undone with the same token)
+         * @throws \ValueError for an empty or too long name, or ttl/wait out of range
+         */
+        public function lock(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+
+        /**
+         * One attempt, no waiting.
+         *
+         * @return DistLock\Lock|null null when another owner holds $name
+         * @throws \DistLock\ConnectionException on network errors (never reported as null)
+         * @throws \ValueError as lock()
+         */
+        public function tryLock(string $name, ?float $ttl = null): ?DistLock\Lock {}
+
+        /**
+         * lock(), then $callback($lock), then release in all cases (also when the
+         * callback throws, which is rethrown).
+         *
+         * @return mixed the callback's return value
+         * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lock()
+         */
+        public function synchronized(string $name, callable $callback, ?float $ttl = null, ?float $wait = null): mixed {}
+
+        /**
+         * Adopts a lease held under $token (e.g. acquired by another process). This
+         * process then releases it at destruction or request end.
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @throws \DistLock\LockLostException when $name is not held with $token
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name or token
+         */
+        public function restore(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
+
+        /**
+         * @return bool whether anyone holds $name (EXISTS)
+         * @throws \DistLock\ConnectionException on network errors
+         */
+        public function isLocked(string $name): bool {}
+
+        /**
+         * Deletes $name whoever holds it (DEL). For administration; breaks mutual exclusion.
+         *
+         * @return bool true when a lock existed and was deleted
+         * @throws \DistLock\ConnectionException on network errors
+         */
+        public function forceRelease(string $name): bool {}
+
+        /**
+         * Per-process counters (since process start): acquired, contended, timeouts,
+         * released, lost, refreshed, wait_time_us, connection_errors (all int).
+         *
+         * @return array<string, int>
+         */
+        public function stats(): array {}
+
+        /**
+         * Resource helpers: lock<Resource>($id, ?float $ttl, ?float $wait): Lock,
+         * tryLock<Resource>($id, ?float $ttl): ?Lock, unlock<Resource>($id, string $token): bool.
+         * The name is "<resource>:<id>" with <Resource> in snake_case (lockCourseSeat(7) ->
+         * "course_seat:7"); defaults from options['resources'][resource].
+         *
+         * @throws \Error for a method that is no helper shape
+         * @throws \ArgumentCountError|\TypeError|\ValueError for bad arguments
+         */
+        public function __call(string $method, array $args): mixed {}
+    }
+}
+
+namespace DistLock {
+    /**
+     * A handle on a held lease. Created by DistLock only. Released when destroyed,
+     * and at request end, but only in the process that acquired it.
+     *
+     * @strict-properties
+     * @not-serializable
+     */
+    final class Lock
+    {
+        /** @return string the lock name (without the key prefix) */
+        public function name(): string {}
+
+        /** @return string the random owner token: 32 lowercase hex characters (128 bits) */
+        public function token(): string {}
+
+        /**
+         * Releases the lease (compare-and-delete: never deletes another owner's key).
+         * With several handles on one lease (reentrancy) the key is deleted with the last one.
+         *
+         * @return bool true when it was ours; false when it had expired or been taken over,
+         *   on every later call, and in a process other than the acquiring one (no-op)
+         * @throws ConnectionException on network errors
+         */
+        public function release(): bool {}
+
+        /**
+         * Resets the lease to $ttl seconds if still ours (compare-and-PEXPIRE).
+         *
+         * @param float|null $ttl seconds (> 0, at most 1e9); null: the lease's current ttl
+         * @return bool false when the lease was lost or released
+         * @throws ConnectionException on network errors
+         * @throws \ValueError for a ttl out of range
+         */
+        public function refresh(?float $ttl = null): bool {}
+
+        /**
+         * @return bool whether Redis still holds this lease's token (one round trip)
+         * @throws ConnectionException on network errors
+         */
+        public function isAcquired(): bool {}
+
+        /**
+         * @return float seconds of lease left (the key's PTTL), 0.0 when released or lost
+         * @throws ConnectionException on network errors
+         */
+        public function remainingLifetime(): float {}
+
+        /** @return int|null the fencing token of this grant; null (fencing is not enabled) */
+        public function fencingToken(): ?int {}
+    }
+
+    /** Base class of the extension's exceptions. */
+    class Exception extends \RuntimeException {}
+
+    /** Connect, auth, I/O, timeout or protocol error: never reported as "not acquired". */
+    class ConnectionException extends Exception {}
+
+    /** lock() waited $wait seconds and did not get the lock. */
+    class LockTimeoutException extends Exception {}
+
+    /** An operation needed ownership of a lock that is gone. */
+    class LockLostException extends Exception {}
+}
