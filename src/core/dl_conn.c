@@ -1,11 +1,11 @@
 #include "dl_conn.h"
+#include "dl_proc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <unistd.h>
 
 #include <hiredis/hiredis.h>
 
@@ -75,7 +75,7 @@ int64_t dl_conn_timeout_us(const dl_conn_t *c) { return c->cfg.timeout_us; }
 
 int dl_conn_is_connected(const dl_conn_t *c)
 {
-    return c->ctx != NULL && c->pid == getpid();
+    return c->ctx != NULL && c->pid == dl_proc_pid();
 }
 
 const char *dl_conn_hiredis_version(void)
@@ -92,16 +92,19 @@ static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, d
     dl_status_t code;
     const char *what = c->ctx ? c->ctx->errstr : "unknown error";
     if (c->ctx && c->ctx->err == REDIS_ERR_IO && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
-        code = DL_ERR_TIMEOUT;
-        what = "timed out";
-    } else if (c->ctx && c->ctx->err == REDIS_ERR_PROTOCOL) {
+        dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
+                     c->endpoint, c->cfg.timeout_us / 1e6, during);
+        dl_conn_close(c);
+        return DL_ERR_TIMEOUT;
+    }
+    if (c->ctx && c->ctx->err == REDIS_ERR_PROTOCOL) {
         code = DL_ERR_PROTOCOL;
     } else if (c->ctx && c->ctx->err == REDIS_ERR_OOM) {
         code = DL_ERR_NOMEM;
     } else {
         code = DL_ERR_IO;
     }
-    dl_error_set(err, code, "Redis at %s: %s %s", c->endpoint, during, what);
+    dl_error_set(err, code, "Redis at %s: connection error %s: %s; the connection was dropped", c->endpoint, during, what);
     dl_conn_close(c);
     return code;
 }
@@ -163,7 +166,7 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
         dl_conn_close(c);
         return DL_ERR_CONNECT;
     }
-    c->pid = getpid();
+    c->pid = dl_proc_pid();
     c->calls = 0;
     if (redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us)) != REDIS_OK) {
         dl_error_set(err, DL_ERR_CONNECT, "Cannot set timeouts on the connection to Redis at %s", c->endpoint);
@@ -191,7 +194,7 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
         errno = 0;
         if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
             saved_errno = errno;
-            fail_ctx(c, saved_errno, is_auth ? "authentication failed:" : "SELECT failed:", err);
+            fail_ctx(c, saved_errno, is_auth ? "during AUTH" : "during SELECT", err);
             return DL_ERR_CONNECT;
         }
         if (r->type == REDIS_REPLY_ERROR) {
@@ -217,7 +220,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     int saved_errno;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
-    if (c->ctx && c->pid != getpid()) {
+    if (c->ctx && c->pid != dl_proc_pid()) {
         dl_conn_close(c);  /* inherited through fork(): never write to it */
     }
     if (!c->ctx) {
@@ -229,7 +232,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     }
     for (i = 0; i < n; i++) {
         if (redisAppendCommandArgv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
-            return fail_ctx(c, errno, "cannot queue command:", err);
+            return fail_ctx(c, errno, "while sending", err);
         }
     }
     for (i = 0; i < n; i++) {
@@ -237,7 +240,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         errno = 0;
         if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
             saved_errno = errno;
-            return fail_ctx(c, saved_errno, "command failed:", err);
+            return fail_ctx(c, saved_errno, "while reading the reply", err);
         }
         st = convert_reply(r, &replies[i]);
         freeReplyObject(r);

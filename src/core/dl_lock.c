@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dl_clock.h"
+#include "dl_proc.h"
 #include "dl_scripts.h"
 #include "dl_token.h"
 
@@ -14,43 +14,35 @@
 dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
                          const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err)
 {
-    dl_lease_t *l = calloc(1, sizeof(*l));
-    if (!l) goto oom;
-    l->key = malloc(prefix_len + name_len + 1);
-    if (!l->key) goto oom;
+    /* One block: the struct, then key and token (each NUL-terminated). */
+    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN;
+    dl_lease_t *l = malloc(sizeof(*l) + prefix_len + name_len + 1 + tlen + 1);
+    if (!l) {
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    memset(l, 0, sizeof(*l));
+    l->key = (char *)(l + 1);
     memcpy(l->key, prefix, prefix_len);
     memcpy(l->key + prefix_len, name, name_len);
     l->key[prefix_len + name_len] = '\0';
     l->key_len = prefix_len + name_len;
+    l->token = l->key + l->key_len + 1;
+    l->token_len = tlen;
     if (token) {
-        l->token = malloc(token_len + 1);
-        if (!l->token) goto oom;
         memcpy(l->token, token, token_len);
         l->token[token_len] = '\0';
-        l->token_len = token_len;
-    } else {
-        l->token = malloc(DL_TOKEN_HEX_LEN + 1);
-        if (!l->token) goto oom;
-        if (dl_token_generate(l->token, err) != DL_OK) {
-            dl_lease_free(l);
-            return NULL;
-        }
-        l->token_len = DL_TOKEN_HEX_LEN;
+    } else if (dl_token_generate(l->token, err) != DL_OK) {
+        free(l);
+        return NULL;
     }
     l->ttl_ms = ttl_ms;
-    l->pid = getpid();
+    l->pid = dl_proc_pid();
     return l;
-oom:
-    dl_lease_free(l);
-    dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    return NULL;
 }
 
 void dl_lease_free(dl_lease_t *lease)
 {
-    if (!lease) return;
-    free(lease->key);
-    free(lease->token);
     free(lease);
 }
 
@@ -216,7 +208,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         if (acquired) {
             /* Validity counts from the send time: the lease may have started then. */
             lease->valid_until_ns = sent_ns + lease->ttl_ms * 1000000;
-            lease->pid = getpid();
+            lease->pid = dl_proc_pid();
             res->acquired = 1;
             res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
             return DL_OK;

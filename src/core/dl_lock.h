@@ -34,9 +34,9 @@
 
 /* One lease: a key held (or wanted) under a token. */
 typedef struct dl_lease {
-    char *key;                /* prefix + name, malloc'd, binary-safe */
+    char *key;                /* prefix + name, binary-safe (in the lease's own block) */
     size_t key_len;
-    char *token;              /* malloc'd, NUL-terminated */
+    char *token;              /* NUL-terminated (in the lease's own block) */
     size_t token_len;
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
     int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl */
@@ -44,7 +44,7 @@ typedef struct dl_lease {
 } dl_lease_t;
 
 /*
- * Allocates a lease for key prefix+name. token NULL: a fresh random token
+ * Allocates a lease (one malloc block, freed by dl_lease_free) for key prefix+name. token NULL: a fresh random token
  * (dl_token_generate); otherwise a copy of token[0..token_len). The pid is
  * the caller's. Returns NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
  */

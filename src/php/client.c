@@ -5,7 +5,7 @@
  */
 #include "php_distlock_internal.h"
 
-#include <unistd.h>
+#include "../core/dl_proc.h"
 
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
@@ -50,7 +50,7 @@ static void client_release_all(php_distlock_client *c)
     dl_lease_t **leases;
     int *released;
     size_t n = 0, i;
-    pid_t pid = getpid();
+    pid_t pid = dl_proc_pid();
 
     if (zend_hash_num_elements(&c->held) == 0) return;
     leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
@@ -204,7 +204,7 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
 
     if (!zv) return false;
     h = Z_PTR_P(zv);
-    if (h->done || h->lease->pid != getpid()) {
+    if (h->done || h->lease->pid != dl_proc_pid()) {
         /* Another process's lease (fork): not ours to share; drop our copy of it. */
         php_distlock_client_forget(c, name, h);
         return false;
@@ -511,7 +511,7 @@ ZEND_METHOD(DistLock, restore)
     zv = zend_hash_find(&c->held, name);
     if (zv) {
         h = Z_PTR_P(zv);
-        if (!h->done && h->lease->pid == getpid() && h->lease->token_len == lease->token_len &&
+        if (!h->done && h->lease->pid == dl_proc_pid() && h->lease->token_len == lease->token_len &&
             memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
             dl_lease_free(lease);
             php_distlock_lock_create(return_value, c, name, h);

@@ -8,7 +8,7 @@
  */
 #include "php_distlock_internal.h"
 
-#include <unistd.h>
+#include "../core/dl_proc.h"
 
 #include "zend_exceptions.h"
 
@@ -39,7 +39,7 @@ static void detach(php_distlock_lock *l)
 /* True when this handle may act on its lease: held, still ours, this process. */
 static bool usable(php_distlock_lock *l)
 {
-    return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == getpid();
+    return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == dl_proc_pid();
 }
 
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
@@ -91,7 +91,7 @@ static int64_t lease_status(php_distlock_lock *l)
         php_distlock_throw(&err);
         return -2;
     }
-    if (pttl_ms < 0 && h->lease->pid == getpid()) {
+    if (pttl_ms < 0 && h->lease->pid == dl_proc_pid()) {
         DISTLOCK_G(stats).lost++;
         php_distlock_client_forget(l->owner, l->name, h);
     }
