@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dl_clock.h"
+#include "dl_key.h"
 #include "dl_proc.h"
 #include "dl_scripts.h"
 #include "dl_token.h"
@@ -14,9 +15,9 @@
 dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
                          const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err)
 {
-    /* One block: the struct, then key and token (each NUL-terminated). */
-    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN;
-    dl_lease_t *l = malloc(sizeof(*l) + prefix_len + name_len + 1 + tlen + 1);
+    /* One block: the struct, then key, token and fencing counter key (each NUL-terminated). */
+    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len;
+    dl_lease_t *l = malloc(sizeof(*l) + klen + 1 + tlen + 1 + DL_KEY_DERIVED_MAX(klen, DL_FENCE_SUFFIX_LEN) + 1);
     if (!l) {
         dl_error_set(err, DL_ERR_NOMEM, "out of memory");
         return NULL;
@@ -36,6 +37,9 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
         free(l);
         return NULL;
     }
+    l->fence_key = l->token + tlen + 1;
+    l->fence_key_len = dl_key_derive(l->key, l->key_len, DL_FENCE_SUFFIX, DL_FENCE_SUFFIX_LEN, l->fence_key);
+    l->fence_key[l->fence_key_len] = '\0';
     l->ttl_ms = ttl_ms;
     l->pid = dl_proc_pid();
     return l;
@@ -84,56 +88,79 @@ static int is_noscript(const dl_reply_t *r)
     return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
 }
 
-/* Argument vector of EVALSHA sha 1 key arg... (or EVAL script 1 key arg...). */
+/* The argument vector of EVALSHA sha numkeys key... arg... (EVAL text ... on NOSCRIPT). */
 typedef struct script_call {
-    const char *argv[6];
-    size_t argvlen[6];
-    char numbuf[24];
+    const char *argv[10];
+    size_t argvlen[10];
+    int argc;
+    int nums;
+    char num[3][24];
 } script_call_t;
 
-static void script_call_init(script_call_t *sc, const char *sha, const dl_lease_t *lease, int64_t arg_ms)
+static void sc_begin(script_call_t *sc, const char *sha, const char *numkeys)
 {
     sc->argv[0] = "EVALSHA"; sc->argvlen[0] = 7;
     sc->argv[1] = sha; sc->argvlen[1] = 40;
-    sc->argv[2] = "1"; sc->argvlen[2] = 1;
-    sc->argv[3] = lease->key; sc->argvlen[3] = lease->key_len;
-    sc->argv[4] = lease->token; sc->argvlen[4] = lease->token_len;
-    if (arg_ms >= 0) {
-        sc->argvlen[5] = (size_t)snprintf(sc->numbuf, sizeof(sc->numbuf), "%lld", (long long)arg_ms);
-        sc->argv[5] = sc->numbuf;
-    }
+    sc->argv[2] = numkeys; sc->argvlen[2] = 1;
+    sc->argc = 3;
+    sc->nums = 0;
 }
 
-static dl_cmd_t script_cmd(script_call_t *sc, int has_arg)
+static void sc_add(script_call_t *sc, const char *s, size_t len)
+{
+    sc->argv[sc->argc] = s;
+    sc->argvlen[sc->argc++] = len;
+}
+
+static void sc_add_num(script_call_t *sc, long long v)
+{
+    char *buf = sc->num[sc->nums++];
+    sc_add(sc, buf, (size_t)snprintf(buf, sizeof(sc->num[0]), "%lld", v));
+}
+
+static dl_cmd_t sc_cmd(script_call_t *sc)
 {
     dl_cmd_t c;
-    c.argc = has_arg ? 6 : 5;
+    c.argc = sc->argc;
     c.argv = sc->argv;
     c.argvlen = sc->argvlen;
     return c;
 }
 
-/*
- * Runs one script over lease with optional numeric argument (arg_ms < 0: none)
- * and returns its integer result. NOSCRIPT: the same again with EVAL.
- */
+/* The common shape: one key (the lock), the token, and an optional number (< 0: none). */
+static void sc_lease(script_call_t *sc, const char *sha, const dl_lease_t *lease, long long num)
+{
+    sc_begin(sc, sha, "1");
+    sc_add(sc, lease->key, lease->key_len);
+    sc_add(sc, lease->token, lease->token_len);
+    if (num >= 0) sc_add_num(sc, num);
+}
+
+/* Runs a prepared script call; NOSCRIPT: the same again with EVAL and the text. */
+static dl_status_t eval(const dl_transport_t *t, const char *text, script_call_t *sc, int idempotent, dl_reply_t *r,
+                        dl_error_t *err)
+{
+    dl_cmd_t cmd = sc_cmd(sc);
+    dl_status_t st = call(t, 1, &cmd, r, idempotent, err);
+    if (st == DL_OK && is_noscript(r)) {
+        dl_reply_free(r);
+        sc->argv[0] = "EVAL"; sc->argvlen[0] = 4;
+        sc->argv[1] = text; sc->argvlen[1] = strlen(text);
+        st = call(t, 1, &cmd, r, idempotent, err);
+    }
+    return st;
+}
+
+/* Runs an idempotent lease script (sc_lease shape) and returns its integer result. */
 static dl_status_t run_script(const dl_transport_t *t, const char *text, const char *sha, const dl_lease_t *lease,
                               int64_t arg_ms, const char *what, long long *result, dl_error_t *err)
 {
     script_call_t sc;
-    dl_cmd_t cmd;
     dl_reply_t r;
     dl_status_t st;
 
-    script_call_init(&sc, sha, lease, arg_ms);
-    cmd = script_cmd(&sc, arg_ms >= 0);
-    st = call(t, 1, &cmd, &r, 1, err);
-    if (st == DL_OK && is_noscript(&r)) {
-        dl_reply_free(&r);
-        sc.argv[0] = "EVAL"; sc.argvlen[0] = 4;
-        sc.argv[1] = text; sc.argvlen[1] = strlen(text);
-        st = call(t, 1, &cmd, &r, 1, err);
-    }
+    sc_lease(&sc, sha, lease, arg_ms);
+    st = eval(t, text, &sc, 1, &r, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_INTEGER) *result = r.integer;
         else st = r.type == DL_REPLY_ERROR ? server_error(&r, what, err) : unexpected(what, err);
@@ -144,8 +171,39 @@ static dl_status_t run_script(const dl_transport_t *t, const char *text, const c
 
 /* ---- acquire --------------------------------------------------------- */
 
+/* One attempt with fencing: the acquire script sets the key and increments the
+ * fencing counter atomically, or answers the holder's PTTL. */
+static dl_status_t try_once_fenced(const dl_transport_t *t, dl_lease_t *lease, int *acquired, int64_t *holder_pttl_ms,
+                                   dl_error_t *err)
+{
+    script_call_t sc;
+    dl_reply_t r;
+    dl_status_t st;
+
+    sc_begin(&sc, DL_SCRIPT_ACQUIRE_SHA, "2");
+    sc_add(&sc, lease->key, lease->key_len);
+    sc_add(&sc, lease->fence_key, lease->fence_key_len);
+    sc_add(&sc, lease->token, lease->token_len);
+    sc_add_num(&sc, lease->ttl_ms);
+    sc_add(&sc, "1", 1);
+    /* Not idempotent: a retry after a lost reply could double the grant. */
+    st = eval(t, DL_SCRIPT_ACQUIRE, &sc, 0, &r, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
+            r.element[1].type == DL_REPLY_INTEGER) {
+            *acquired = r.element[0].integer == 1;
+            if (*acquired) lease->fence = r.element[1].integer;
+            else *holder_pttl_ms = r.element[1].integer;
+        } else {
+            st = r.type == DL_REPLY_ERROR ? server_error(&r, "the acquire script", err) : unexpected("the acquire script", err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
 /* One attempt: SET NX PX, and when want_pttl the holder's PTTL in the same round trip. */
-static dl_status_t try_once(const dl_transport_t *t, const dl_lease_t *lease, int want_pttl, int *acquired,
+static dl_status_t try_once(const dl_transport_t *t, dl_lease_t *lease, int want_pttl, int *acquired,
                             int64_t *holder_pttl_ms, dl_error_t *err)
 {
     char ttlbuf[24];
@@ -158,11 +216,14 @@ static dl_status_t try_once(const dl_transport_t *t, const dl_lease_t *lease, in
     size_t n = want_pttl ? 2 : 1;
     dl_status_t st;
 
+    *holder_pttl_ms = 0;
+    if (lease->fencing) {
+        return try_once_fenced(t, lease, acquired, holder_pttl_ms, err);
+    }
     set_len[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
     cmds[0].argc = 6; cmds[0].argv = set_argv; cmds[0].argvlen = set_len;
     cmds[1].argc = 2; cmds[1].argv = pttl_argv; cmds[1].argvlen = pttl_len;
 
-    *holder_pttl_ms = 0;
     st = t->call(t->impl, n, cmds, r, 0, err);
     if (st == DL_OK) {
         if (r[0].type == DL_REPLY_STATUS) {
@@ -257,8 +318,8 @@ dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *
         goto done;
     }
     for (i = 0; i < n; i++) {
-        script_call_init(&sc[i], DL_SCRIPT_RELEASE_SHA, leases[i], -1);
-        cmds[i] = script_cmd(&sc[i], 0);
+        sc_lease(&sc[i], DL_SCRIPT_RELEASE_SHA, leases[i], -1);
+        cmds[i] = sc_cmd(&sc[i]);
         released[i] = 0;
     }
     st = call(t, n, cmds, r, 1, err);

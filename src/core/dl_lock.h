@@ -1,7 +1,8 @@
 /*
  * dl_lock — lock operations on one Redis server.
  *
- *   acquire   SET key token NX PX ttl (one round trip), with optional waiting
+ *   acquire   SET key token NX PX ttl (one round trip), with optional waiting;
+ *             with fencing, one script: SET NX PX + INCR of the name's counter
  *   release   compare-and-delete script (EVALSHA, EVAL on NOSCRIPT)
  *   refresh   compare-and-PEXPIRE script
  *   status    is it still ours, and its PTTL
@@ -31,6 +32,8 @@
 #define DL_PREFIX_MAX 256       /* bytes of a key prefix */
 #define DL_TOKEN_MAX 128        /* bytes of a token given to restore() */
 #define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
+#define DL_FENCE_SUFFIX ":fence"
+#define DL_FENCE_SUFFIX_LEN 6
 
 /* One lease: a key held (or wanted) under a token. */
 typedef struct dl_lease {
@@ -38,6 +41,10 @@ typedef struct dl_lease {
     size_t key_len;
     char *token;              /* NUL-terminated (in the lease's own block) */
     size_t token_len;
+    char *fence_key;          /* the name's fencing counter, same Cluster slot (dl_key) */
+    size_t fence_key_len;
+    int fencing;              /* set by the caller before acquiring: grant a fencing token */
+    long long fence;          /* the fencing token of this grant (0: none) */
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
     int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl */
     pid_t pid;                /* process that acquired (or restored) it */

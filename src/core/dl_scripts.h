@@ -28,4 +28,15 @@
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 
+/*
+ * Acquire with a fencing token. KEYS[1] lock key, KEYS[2] fencing counter (same
+ * slot); ARGV[1] token, ARGV[2] ttl ms, ARGV[3] "1" to fence. Returns {1, fence}
+ * when granted (fence 0 without fencing), {0, holder's PTTL} when not. The
+ * counter has no TTL: it must outlive every lease to stay monotonic.
+ */
+#define DL_SCRIPT_ACQUIRE \
+    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then if ARGV[3] == '1' then " \
+    "return {1, redis.call('INCR', KEYS[2])} end return {1, 0} end return {0, redis.call('PTTL', KEYS[1])}"
+#define DL_SCRIPT_ACQUIRE_SHA "5d7f602bd397e551159647aac1c12e325b9f96c7"
+
 #endif

@@ -244,6 +244,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
         php_distlock_throw(&err);
         return;
     }
+    lease->fencing = c->fencing;
     opts.wait_us = wait_us;
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
@@ -361,6 +362,7 @@ ZEND_METHOD(DistLock, __construct)
     c->ttl_ms = cfg.ttl_ms;
     c->wait_us = cfg.wait_us;
     c->backoff = cfg.backoff;
+    c->fencing = cfg.fencing;
     c->resources = cfg.resources;
     cfg.prefix = NULL;
     cfg.resources = NULL;

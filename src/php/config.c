@@ -82,6 +82,18 @@ static bool option_string(const char *key, zval *v, zend_string **out)
     return true;
 }
 
+static bool option_bool(const char *key, zval *v, bool *out)
+{
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+        zend_type_error(CTOR "(): Argument #2 ($options) option \"%s\" must be of type bool, %s given", key,
+                        zend_zval_type_name(v));
+        return false;
+    }
+    *out = Z_TYPE_P(v) == IS_TRUE;
+    return true;
+}
+
 /* A C string copy of an option that must not hold NUL bytes (credentials). */
 static bool option_cstring(const char *key, zval *v, char **out)
 {
@@ -210,6 +222,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         }
         if (!out->server.has_db) { out->server.db = (int)Z_LVAL_P(v); out->server.has_db = 1; }
         return true;
+    }
+    if (zend_string_equals_literal(key, "fencing")) {
+        return option_bool(k, v, &out->fencing);
     }
     if (zend_string_equals_literal(key, "resources")) {
         return parse_resources(v, out);

@@ -237,6 +237,10 @@ ZEND_METHOD(DistLock_Lock, remainingLifetime)
 
 ZEND_METHOD(DistLock_Lock, fencingToken)
 {
+    const dl_lease_t *lease = THIS_LOCK()->held->lease;
     ZEND_PARSE_PARAMETERS_NONE();
-    RETURN_NULL();
+    if (!lease->fencing || lease->fence <= 0) {
+        RETURN_NULL();
+    }
+    RETURN_LONG((zend_long)lease->fence);
 }

@@ -48,6 +48,7 @@ typedef struct php_distlock_client {
     int64_t ttl_ms;
     int64_t wait_us;
     dl_backoff_t backoff;
+    bool fencing;               /* every grant gets a fencing token */
     HashTable *resources;       /* snake_case name => php_distlock_resource* (or NULL) */
     HashTable held;             /* lock name => php_distlock_held* */
     zend_string *display;       /* the server URI without credentials, for debug output */
@@ -84,6 +85,7 @@ typedef struct php_distlock_config {
     int64_t wait_us;
     dl_backoff_t backoff;
     HashTable *resources;
+    bool fencing;
     bool uri_credentials;   /* the URI had user/password: the options' are ignored */
 } php_distlock_config;
 
