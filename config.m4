@@ -35,13 +35,16 @@ if test "$PHP_DISTLOCK" != "no"; then
       [-L$PHP_HIREDIS/$PHP_LIBDIR])
   fi
 
+  dnl The watchdog is a pthread (in libc on glibc >= 2.34; named for older systems).
+  PHP_ADD_LIBRARY(pthread, 1, DISTLOCK_SHARED_LIBADD)
   PHP_SUBST(DISTLOCK_SHARED_LIBADD)
   AC_DEFINE(HAVE_DISTLOCK, 1, [Whether distlock is enabled])
 
   DISTLOCK_CORE="src/core/dl_err.c src/core/dl_clock.c src/core/dl_token.c src/core/dl_uri.c \
-    src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_lock.c"
+    src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_lock.c \
+    src/core/dl_renew.c src/core/dl_watchdog.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/lock.c src/php/helpers.c \
-    src/php/config.c src/php/errors.c"
+    src/php/config.c src/php/errors.c src/php/lostwatch.c"
 
   PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core])

@@ -71,6 +71,7 @@ void dl_conn_free(dl_conn_t *c)
 }
 
 const char *dl_conn_endpoint(const dl_conn_t *c) { return c->endpoint; }
+const dl_server_config_t *dl_conn_config(const dl_conn_t *c) { return &c->cfg; }
 int64_t dl_conn_timeout_us(const dl_conn_t *c) { return c->cfg.timeout_us; }
 
 int dl_conn_is_connected(const dl_conn_t *c)

@@ -44,6 +44,9 @@ void dl_conn_close(dl_conn_t *c);
 /* A transport whose calls go to c (see dl_transport.h for the contract). */
 dl_transport_t dl_conn_transport(dl_conn_t *c);
 
+/* The configuration the connection was made with (owned by c). */
+const dl_server_config_t *dl_conn_config(const dl_conn_t *c);
+
 /* "host:port" or the socket path, for messages. Never includes credentials. */
 const char *dl_conn_endpoint(const dl_conn_t *c);
 

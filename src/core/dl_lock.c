@@ -300,8 +300,14 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
     return st;
 }
 
-dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
-                                 dl_error_t *err)
+/*
+ * Runs one lease script for n leases in one pipelined round trip; with_ttl
+ * passes each lease's ttl_ms. results[i] gets the integer reply. NOSCRIPT
+ * replies are re-run one by one with EVAL (which caches the script again).
+ */
+static dl_status_t run_script_many(const dl_transport_t *t, const char *text, const char *sha, size_t n,
+                                   dl_lease_t *const *leases, int with_ttl, const char *what, long long *results,
+                                   dl_error_t *err)
 {
     script_call_t *sc;
     dl_cmd_t *cmds;
@@ -318,21 +324,18 @@ dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *
         goto done;
     }
     for (i = 0; i < n; i++) {
-        sc_lease(&sc[i], DL_SCRIPT_RELEASE_SHA, leases[i], -1);
+        sc_lease(&sc[i], sha, leases[i], with_ttl ? leases[i]->ttl_ms : -1);
         cmds[i] = sc_cmd(&sc[i]);
-        released[i] = 0;
+        results[i] = 0;
     }
     st = call(t, n, cmds, r, 1, err);
     for (i = 0; st == DL_OK && i < n; i++) {
         if (is_noscript(&r[i])) {
-            long long one = 0;
-            st = run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, leases[i], -1, "the release script", &one, err);
-            released[i] = one == 1;
+            st = run_script(t, text, sha, leases[i], with_ttl ? leases[i]->ttl_ms : -1, what, &results[i], err);
         } else if (r[i].type == DL_REPLY_INTEGER) {
-            released[i] = r[i].integer == 1;
+            results[i] = r[i].integer;
         } else {
-            st = r[i].type == DL_REPLY_ERROR ? server_error(&r[i], "the release script", err)
-                                             : unexpected("the release script", err);
+            st = r[i].type == DL_REPLY_ERROR ? server_error(&r[i], what, err) : unexpected(what, err);
         }
     }
     for (i = 0; i < n; i++) dl_reply_free(&r[i]);
@@ -341,6 +344,35 @@ done:
     free(cmds);
     free(r);
     return st;
+}
+
+/* Like run_script_many, with results as 0/1 flags. */
+static dl_status_t run_script_many_flags(const dl_transport_t *t, const char *text, const char *sha, size_t n,
+                                         dl_lease_t *const *leases, int with_ttl, const char *what, int *flags,
+                                         dl_error_t *err)
+{
+    long long stackbuf[64], *results = n <= 64 ? stackbuf : malloc(n * sizeof(*results));
+    dl_status_t st;
+    size_t i;
+    if (!results) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    st = run_script_many(t, text, sha, n, leases, with_ttl, what, results, err);
+    for (i = 0; i < n; i++) flags[i] = st == DL_OK && results[i] == 1;
+    if (results != stackbuf) free(results);
+    return st;
+}
+
+dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                                 dl_error_t *err)
+{
+    return run_script_many_flags(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, n, leases, 0, "the release script",
+                                 released, err);
+}
+
+dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                 dl_error_t *err)
+{
+    return run_script_many_flags(t, DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, n, leases, 1, "the refresh script",
+                                 extended, err);
 }
 
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,

@@ -102,6 +102,14 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
                                  dl_error_t *err);
 
+/*
+ * Refreshes n leases, each to its own ttl_ms, in one pipelined round trip (the
+ * watchdog's tick). extended[i] as for dl_lock_refresh; lease fields are not
+ * touched (the caller owns the schedule).
+ */
+dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                 dl_error_t *err);
+
 /* Compare-and-PEXPIRE to ttl_ms. *extended = 1 (lease ttl/validity updated) or 0 when not ours. */
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
                             dl_error_t *err);

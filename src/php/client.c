@@ -17,9 +17,44 @@ static zend_object_handlers client_handlers;
 
 /* ---- held leases ------------------------------------------------------- */
 
+void php_distlock_held_done(php_distlock_held *h)
+{
+    h->done = true;
+    if (h->wd) {
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+}
+
+bool php_distlock_held_lost(php_distlock_client *c, zend_string *name, php_distlock_held *h)
+{
+    if (h->done || !h->wd || dl_renew_state(h->wd) != DL_RENEW_LOST) return false;
+    php_distlock_client_forget(c, name, h);  /* counted by the watchdog's stats */
+    return true;
+}
+
+bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
+{
+    dl_error_t err;
+    int released;
+    dl_transport_t t;
+    int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
+    if (!c->watchdog) return true;
+    if (dl_watchdog_add(dl_conn_config(c->conn), h->lease, granted_ns, c->max_hold_us,
+                        c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
+        return true;
+    }
+    t = php_distlock_transport(c);
+    dl_lock_release(&t, h->lease, &released, NULL);
+    h->done = true;
+    php_distlock_throw(&err);
+    return false;
+}
+
 void php_distlock_held_release_ref(php_distlock_held *h)
 {
     if (--h->refcount == 0) {
+        if (h->wd) dl_watchdog_remove(h->wd);
         dl_lease_free(h->lease);
         efree(h);
     }
@@ -33,7 +68,7 @@ static void held_table_dtor(zval *zv)
 void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h)
 {
     zval *zv;
-    h->done = true;
+    php_distlock_held_done(h);
     if (c->closed) return;
     zv = zend_hash_find(&c->held, name);
     if (zv && Z_PTR_P(zv) == h) {
@@ -59,7 +94,7 @@ static void client_release_all(php_distlock_client *c)
         if (!h->done && h->lease->pid == pid) {
             leases[n++] = h->lease;
         }
-        h->done = true;
+        php_distlock_held_done(h);
     } ZEND_HASH_FOREACH_END();
     if (n > 0) {
         dl_error_t err;
@@ -204,7 +239,7 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
 
     if (!zv) return false;
     h = Z_PTR_P(zv);
-    if (h->done || h->lease->pid != dl_proc_pid()) {
+    if (h->done || h->lease->pid != dl_proc_pid() || php_distlock_held_lost(c, name, h)) {
         /* Another process's lease (fork): not ours to share; drop our copy of it. */
         php_distlock_client_forget(c, name, h);
         return false;
@@ -221,6 +256,7 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
         php_distlock_client_forget(c, name, h);
         return false;
     }
+    if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
     DISTLOCK_G(stats).acquired++;
     php_distlock_lock_create(return_value, c, name, h);
     return true;
@@ -269,6 +305,10 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     h = ecalloc(1, sizeof(*h));
     h->lease = lease;
     h->refcount = 1;  /* the table's */
+    if (!php_distlock_watch(c, h)) {
+        php_distlock_held_release_ref(h);
+        return;
+    }
     zend_hash_update_ptr(&c->held, name, h);
     DISTLOCK_G(stats).acquired++;
     php_distlock_lock_create(return_value, c, name, h);
@@ -363,6 +403,9 @@ ZEND_METHOD(DistLock, __construct)
     c->wait_us = cfg.wait_us;
     c->backoff = cfg.backoff;
     c->fencing = cfg.fencing;
+    c->watchdog = cfg.watchdog;
+    c->on_lost_throw = cfg.on_lost_throw;
+    c->max_hold_us = cfg.max_hold_us;
     c->resources = cfg.resources;
     cfg.prefix = NULL;
     cfg.resources = NULL;
@@ -524,6 +567,10 @@ ZEND_METHOD(DistLock, restore)
     h = ecalloc(1, sizeof(*h));
     h->lease = lease;
     h->refcount = 1;
+    if (!php_distlock_watch(c, h)) {
+        php_distlock_held_release_ref(h);
+        RETURN_THROWS();
+    }
     zend_hash_update_ptr(&c->held, name, h);
     php_distlock_lock_create(return_value, c, name, h);
 }
@@ -587,16 +634,20 @@ ZEND_METHOD(DistLock, forceRelease)
 ZEND_METHOD(DistLock, stats)
 {
     php_distlock_stats *s = &DISTLOCK_G(stats);
+    dl_watchdog_stats_t wd;
     ZEND_PARSE_PARAMETERS_NONE();
-    array_init_size(return_value, 8);
+    dl_watchdog_get_stats(&wd);
+    array_init_size(return_value, 10);
     add_assoc_long(return_value, "acquired", s->acquired);
     add_assoc_long(return_value, "contended", s->contended);
     add_assoc_long(return_value, "timeouts", s->timeouts);
     add_assoc_long(return_value, "released", s->released);
-    add_assoc_long(return_value, "lost", s->lost);
+    add_assoc_long(return_value, "lost", s->lost + (zend_long)wd.lost);
     add_assoc_long(return_value, "refreshed", s->refreshed);
     add_assoc_long(return_value, "wait_time_us", s->wait_time_us);
     add_assoc_long(return_value, "connection_errors", s->connection_errors);
+    add_assoc_long(return_value, "renewals", (zend_long)wd.renewals);
+    add_assoc_long(return_value, "renewal_round_trips", (zend_long)wd.round_trips);
 }
 
 ZEND_METHOD(DistLock, __call)

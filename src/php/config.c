@@ -223,6 +223,24 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         if (!out->server.has_db) { out->server.db = (int)Z_LVAL_P(v); out->server.has_db = 1; }
         return true;
     }
+    if (zend_string_equals_literal(key, "watchdog")) {
+        return option_bool(k, v, &out->watchdog);
+    }
+    if (zend_string_equals_literal(key, "max_hold")) {
+        return option_number(k, v, &d) &&
+               seconds_us(CTOR, "Argument #2 ($options) option \"max_hold\"", d, PHP_DISTLOCK_MAX_SECONDS, false, &out->max_hold_us);
+    }
+    if (zend_string_equals_literal(key, "on_lost")) {
+        zend_string *mode;
+        if (!option_string(k, v, &mode)) return false;
+        if (zend_string_equals_literal(mode, "throw")) out->on_lost_throw = true;
+        else if (zend_string_equals_literal(mode, "ignore")) out->on_lost_throw = false;
+        else {
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"on_lost\" must be \"ignore\" or \"throw\"");
+            return false;
+        }
+        return true;
+    }
     if (zend_string_equals_literal(key, "fencing")) {
         return option_bool(k, v, &out->fencing);
     }
@@ -278,6 +296,7 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     out->backoff.base_us = (int64_t)ceil(DISTLOCK_G(retry_delay) * 1e6);
     out->backoff.jitter_us = (int64_t)ceil(DISTLOCK_G(retry_jitter) * 1e6);
     out->backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    out->max_hold_us = PHP_DISTLOCK_DEFAULT_MAX_HOLD_US;
     if (options) {
         ZEND_HASH_FOREACH_STR_KEY_VAL(options, key, v) {
             if (!key) {

@@ -91,12 +91,14 @@ static PHP_MINIT_FUNCTION(distlock)
     distlock_ce_ConnectionException = register_class_DistLock_ConnectionException(distlock_ce_Exception);
     distlock_ce_LockTimeoutException = register_class_DistLock_LockTimeoutException(distlock_ce_Exception);
     distlock_ce_LockLostException = register_class_DistLock_LockLostException(distlock_ce_Exception);
+    php_distlock_lostwatch_minit();
     return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(distlock)
 {
     (void)type;
+    php_distlock_lostwatch_mshutdown();
     UNREGISTER_INI_ENTRIES();
     return SUCCESS;
 }

@@ -36,10 +36,11 @@ static void detach(php_distlock_lock *l)
     l->held->handles--;
 }
 
-/* True when this handle may act on its lease: held, still ours, this process. */
+/* True when this handle may act on its lease: held, not known lost, this process. */
 static bool usable(php_distlock_lock *l)
 {
-    return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == dl_proc_pid();
+    return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == dl_proc_pid() &&
+           !php_distlock_held_lost(l->owner, l->name, l->held);
 }
 
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
@@ -85,7 +86,7 @@ static int64_t lease_status(php_distlock_lock *l)
     dl_error_t err;
     int64_t pttl_ms;
 
-    if (!l->active || h->done || l->owner->closed) return -1;
+    if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, l->name, h)) return -1;
     t = php_distlock_transport(l->owner);
     if (dl_lock_status(&t, h->lease, &pttl_ms, &err) != DL_OK) {
         php_distlock_throw(&err);
@@ -209,6 +210,7 @@ ZEND_METHOD(DistLock_Lock, refresh)
         RETURN_THROWS();
     }
     if (extended) {
+        if (l->held->wd) dl_watchdog_set_ttl(l->held->wd, ttl_ms);
         DISTLOCK_G(stats).refreshed++;
         RETURN_TRUE;
     }

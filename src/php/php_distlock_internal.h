@@ -11,6 +11,7 @@
 #include "../core/dl_conn.h"
 #include "../core/dl_lock.h"
 #include "../core/dl_uri.h"
+#include "../core/dl_watchdog.h"
 
 extern zend_class_entry *distlock_ce_DistLock;
 extern zend_class_entry *distlock_ce_Lock;
@@ -22,6 +23,7 @@ extern zend_class_entry *distlock_ce_LockLostException;
 #define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */
 #define PHP_DISTLOCK_MAX_RETRY_SECONDS 60.0   /* retry_delay, retry_jitter */
 #define PHP_DISTLOCK_MAX_TIMEOUT_SECONDS 3600.0
+#define PHP_DISTLOCK_DEFAULT_MAX_HOLD_US (300LL * 1000000)  /* watchdog ceiling: 5 minutes */
 
 /* Defaults of one resource helper (options['resources']). */
 typedef struct php_distlock_resource {
@@ -39,6 +41,7 @@ typedef struct php_distlock_held {
     uint32_t refcount;
     uint32_t handles;   /* handles that have not released yet */
     bool done;          /* released by us, or found lost: no longer ours */
+    dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
 } php_distlock_held;
 
 /* The DistLock object. */
@@ -49,6 +52,9 @@ typedef struct php_distlock_client {
     int64_t wait_us;
     dl_backoff_t backoff;
     bool fencing;               /* every grant gets a fencing token */
+    bool watchdog;              /* renew held leases in the background */
+    bool on_lost_throw;         /* a lease lost under the watchdog raises LockLostException */
+    int64_t max_hold_us;        /* the watchdog's ceiling */
     HashTable *resources;       /* snake_case name => php_distlock_resource* (or NULL) */
     HashTable held;             /* lock name => php_distlock_held* */
     zend_string *display;       /* the server URI without credentials, for debug output */
@@ -86,6 +92,9 @@ typedef struct php_distlock_config {
     dl_backoff_t backoff;
     HashTable *resources;
     bool fencing;
+    bool watchdog;
+    bool on_lost_throw;
+    int64_t max_hold_us;
     bool uri_credentials;   /* the URI had user/password: the options' are ignored */
 } php_distlock_config;
 
@@ -119,6 +128,21 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
 
 /* Drops one reference on held (freeing it at zero). */
 void php_distlock_held_release_ref(php_distlock_held *h);
+
+/* Marks held as no longer ours (and stops its renewals) without touching Redis. */
+void php_distlock_held_done(php_distlock_held *h);
+
+/* True when the watchdog found held lost; marks it done (and forgets it). */
+bool php_distlock_held_lost(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+
+/* Starts renewing held under the watchdog when the client has it on. Throws and
+ * returns false on failure (the lease is then released). */
+bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h);
+
+/* VM interrupt hook for on_lost=throw (lostwatch.c). */
+void php_distlock_lostwatch_minit(void);
+void php_distlock_lostwatch_mshutdown(void);
+void *php_distlock_lostwatch_arg(void);
 
 /* Marks held as no longer ours and removes it from c->held if it is the entry for name. */
 void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h);

@@ -1,0 +1,90 @@
+/*
+ * dl_renew — the watchdog's renewal schedule: which leases are due, when the
+ * next one is, and what a renewal's outcome does. Pure logic on a caller's
+ * clock (no threads, no I/O), so it is unit-tested with a fake clock.
+ *
+ * Rules (Redisson's watchdog: renew every ttl/3):
+ *   - a lease is due period = ttl/3 after its grant or last renewal;
+ *   - a tick happens when the earliest lease is due, and also takes the
+ *     leases due within half their period (renewing a little early is
+ *     harmless), so leases granted close together fall into the same tick and
+ *     go out in one pipeline per server;
+ *   - past its ceiling (max_hold after the grant) a lease is no longer renewed
+ *     and lets its TTL run out: a stuck worker cannot hold a lock forever;
+ *   - a renewal that finds another owner or no key marks the lease lost;
+ *   - a renewal that failed on the network is retried after
+ *     min(period, DL_RENEW_RETRY_NS), until the lease could have expired.
+ */
+#ifndef DL_RENEW_H
+#define DL_RENEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dl_lock.h"
+
+#define DL_RENEW_RETRY_NS 200000000LL   /* 200 ms */
+#define DL_RENEW_NO_CEILING INT64_MAX
+
+typedef enum {
+    DL_RENEW_ACTIVE = 0,   /* renewed on schedule */
+    DL_RENEW_LOST,         /* a renewal found another owner or no key */
+    DL_RENEW_CEILING,      /* max_hold reached: no longer renewed */
+    DL_RENEW_STOPPED       /* removed, or dropped in a forked child */
+} dl_renew_state_t;
+
+typedef struct dl_renew_entry {
+    dl_lease_t *lease;        /* owned copy: key, token, ttl_ms */
+    size_t server;            /* which connection renews it (the caller's index) */
+    int64_t next_ns;          /* when the next renewal is due */
+    int64_t hold_until_ns;    /* the ceiling; DL_RENEW_NO_CEILING for none */
+    int64_t expires_ns;       /* end of the lease as last confirmed (grant or renewal + ttl) */
+    int state;                /* dl_renew_state_t: written under the watchdog's lock with
+                               * dl_renew_set_state, read lock-free with dl_renew_state */
+    int in_flight;            /* part of a tick whose replies are pending */
+    int refs;                 /* the schedule's and the holder's */
+    void *lost_arg;           /* passed to the watchdog's lost hook */
+} dl_renew_entry_t;
+
+typedef struct dl_renew_sched {
+    dl_renew_entry_t **entries;
+    size_t n;
+    size_t cap;
+} dl_renew_sched_t;
+
+/* Atomic accessors of e->state (the holder reads it without the watchdog's lock). */
+static inline int dl_renew_state(const dl_renew_entry_t *e) { return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE); }
+static inline void dl_renew_set_state(dl_renew_entry_t *e, int st) { __atomic_store_n(&e->state, st, __ATOMIC_RELEASE); }
+
+/* Renewal period of a lease: ttl/3, in ns (at least 1 ms). */
+int64_t dl_renew_period_ns(int64_t ttl_ms);
+
+/* Adds e (granted at granted_ns) to the schedule; sets next_ns, expires_ns,
+ * hold_until_ns from max_hold_ns (<= 0: no ceiling). Returns 0, or -1 when out of memory. */
+int dl_renew_add(dl_renew_sched_t *s, dl_renew_entry_t *e, int64_t granted_ns, int64_t max_hold_ns);
+
+/* Removes e from the schedule (not freeing it). Returns 1 if it was there. */
+int dl_renew_remove(dl_renew_sched_t *s, dl_renew_entry_t *e);
+
+/*
+ * Collects into out[] (room for max) the active entries that are not in flight
+ * and are due by now + period/2, marking them in flight. Entries past their
+ * ceiling become DL_RENEW_CEILING and are not collected. Returns the count.
+ */
+size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **out, size_t max);
+
+/*
+ * Applies a renewal's outcome: renewed 1 (next due sent + period), 0 (lost),
+ * or -1 (network error: retry soon, or lost once the lease may have expired).
+ * Clears in_flight.
+ */
+void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int renewed);
+
+/* When the earliest active, idle entry is due (or reaches its ceiling);
+ * INT64_MAX when none. */
+int64_t dl_renew_next_wakeup(const dl_renew_sched_t *s);
+
+/* Frees the array (not the entries). */
+void dl_renew_sched_free(dl_renew_sched_t *s);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * on_lost => 'throw': a lease that the watchdog finds lost raises
+ * DistLock\LockLostException in the running PHP code at the next VM
+ * interrupt, within one renewal period of the loss.
+ *
+ * The watchdog thread must not call Zend, so its lost hook only sets a flag
+ * and asks the VM for an interrupt (the same mechanism as pcntl's async
+ * signals and the execution timer). The interrupt hook, on the PHP thread,
+ * finds the lost lease and throws. Any hook installed before ours (pcntl's)
+ * keeps running.
+ */
+#include "php_distlock_internal.h"
+
+#include "zend_exceptions.h"
+
+static void (*previous_interrupt)(zend_execute_data *execute_data);
+static int lost_pending;  /* set by the watchdog thread, cleared by the hook */
+
+/* Runs on the watchdog thread: arg is &EG(vm_interrupt) of the PHP thread that registered the lease. */
+static void on_lost(void *arg)
+{
+    __atomic_store_n(&lost_pending, 1, __ATOMIC_RELEASE);
+#if PHP_VERSION_ID >= 80200
+    zend_atomic_bool_store_ex((zend_atomic_bool *)arg, true);
+#else
+    *(volatile zend_bool *)arg = 1;
+#endif
+}
+
+void *php_distlock_lostwatch_arg(void)
+{
+    return (void *)&EG(vm_interrupt);
+}
+
+/* Throws for the first lost lease of an on_lost=throw client of this request. */
+static void raise_lost(void)
+{
+    php_distlock_client *c;
+    for (c = DISTLOCK_G(clients); c; c = c->next) {
+        zend_string *name;
+        php_distlock_held *h;
+        if (!c->on_lost_throw) continue;
+        ZEND_HASH_FOREACH_STR_KEY_PTR(&c->held, name, h) {
+            if (h->wd && !h->done && dl_renew_state(h->wd) == DL_RENEW_LOST) {
+                zend_string *n = zend_string_copy(name);
+                php_distlock_client_forget(c, n, h);
+                zend_throw_exception_ex(distlock_ce_LockLostException, 0,
+                    "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
+                zend_string_release(n);
+                /* Another one may be lost too: look again at the next interrupt. */
+                __atomic_store_n(&lost_pending, 1, __ATOMIC_RELEASE);
+                return;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+}
+
+static void distlock_interrupt(zend_execute_data *execute_data)
+{
+    if (__atomic_exchange_n(&lost_pending, 0, __ATOMIC_ACQ_REL) && !EG(exception)) {
+        raise_lost();
+    }
+    if (previous_interrupt) {
+        previous_interrupt(execute_data);
+    }
+}
+
+void php_distlock_lostwatch_minit(void)
+{
+    dl_watchdog_set_lost_hook(on_lost);
+    previous_interrupt = zend_interrupt_function;
+    zend_interrupt_function = distlock_interrupt;
+}
+
+void php_distlock_lostwatch_mshutdown(void)
+{
+    dl_watchdog_shutdown();
+    if (zend_interrupt_function == distlock_interrupt) {
+        zend_interrupt_function = previous_interrupt;
+    }
+}
