@@ -20,7 +20,7 @@ int dl_renew_add(dl_renew_sched_t *s, dl_renew_entry_t *e, int64_t granted_ns, i
     e->next_ns = granted_ns + dl_renew_period_ns(e->lease->ttl_ms);
     e->expires_ns = granted_ns + e->lease->ttl_ms * 1000000;
     e->hold_until_ns = max_hold_ns > 0 ? granted_ns + max_hold_ns : DL_RENEW_NO_CEILING;
-    dl_renew_set_state(e, DL_RENEW_ACTIVE);
+    e->state = DL_RENEW_ACTIVE;
     e->in_flight = 0;
     s->entries[s->n++] = e;
     return 0;
@@ -45,7 +45,7 @@ size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **
         dl_renew_entry_t *e = s->entries[i];
         if (e->state != DL_RENEW_ACTIVE || e->in_flight) continue;
         if (now_ns >= e->hold_until_ns) {
-            dl_renew_set_state(e, DL_RENEW_CEILING);
+            e->state = DL_RENEW_CEILING;
             continue;
         }
         if (e->next_ns - dl_renew_period_ns(e->lease->ttl_ms) / 2 <= now_ns) {
@@ -66,7 +66,7 @@ void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int r
         e->expires_ns = sent_ns + e->lease->ttl_ms * 1000000;
     } else if (renewed == 0 || now_ns >= e->expires_ns) {
         /* Not ours any more, or unreachable until it may have expired. */
-        dl_renew_set_state(e, DL_RENEW_LOST);
+        e->state = DL_RENEW_LOST;
     } else {
         e->next_ns = now_ns + (period < DL_RENEW_RETRY_NS ? period : DL_RENEW_RETRY_NS);
     }

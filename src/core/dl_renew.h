@@ -39,8 +39,7 @@ typedef struct dl_renew_entry {
     int64_t next_ns;          /* when the next renewal is due */
     int64_t hold_until_ns;    /* the ceiling; DL_RENEW_NO_CEILING for none */
     int64_t expires_ns;       /* end of the lease as last confirmed (grant or renewal + ttl) */
-    int state;                /* dl_renew_state_t: written under the watchdog's lock with
-                               * dl_renew_set_state, read lock-free with dl_renew_state */
+    int state;                /* dl_renew_state_t; under the watchdog's lock (holders use dl_watchdog_state) */
     int in_flight;            /* part of a tick whose replies are pending */
     int refs;                 /* the schedule's and the holder's */
     void *lost_arg;           /* passed to the watchdog's lost hook */
@@ -51,10 +50,6 @@ typedef struct dl_renew_sched {
     size_t n;
     size_t cap;
 } dl_renew_sched_t;
-
-/* Atomic accessors of e->state (the holder reads it without the watchdog's lock). */
-static inline int dl_renew_state(const dl_renew_entry_t *e) { return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE); }
-static inline void dl_renew_set_state(dl_renew_entry_t *e, int st) { __atomic_store_n(&e->state, st, __ATOMIC_RELEASE); }
 
 /* Renewal period of a lease: ttl/3, in ns (at least 1 ms). */
 int64_t dl_renew_period_ns(int64_t ttl_ms);

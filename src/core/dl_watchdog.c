@@ -26,6 +26,7 @@ static wd_server_t **servers;
 static size_t nservers;
 static dl_watchdog_stats_t stats;
 static void (*lost_hook)(void *);
+static int lost_pending;      /* a lease with a lost_arg was found lost since the last take */
 
 static void cond_init(void)
 {
@@ -50,7 +51,7 @@ static void drop_all(void)
 {
     size_t i;
     for (i = 0; i < sched.n; i++) {
-        dl_renew_set_state(sched.entries[i], DL_RENEW_STOPPED);
+        sched.entries[i]->state = DL_RENEW_STOPPED;
         entry_unref(sched.entries[i]);
     }
     dl_renew_sched_free(&sched);
@@ -74,6 +75,7 @@ static void atfork_child(void)
     cond_init();
     running = 0;
     stopping = 0;
+    lost_pending = 0;
     drop_all();
 }
 
@@ -198,14 +200,17 @@ static void *wd_main(void *arg)
             if (results[0] == -1) stats.errors++;
             for (i = 0; i < start; i++) {
                 dl_renew_entry_t *e = due[i];
-                int was_active = dl_renew_state(e) == DL_RENEW_ACTIVE;
+                int was_active = e->state == DL_RENEW_ACTIVE;
                 dl_renew_result(e, sent, now, results[i]);
                 if (results[i] == 1) stats.renewals++;
-                if (was_active && dl_renew_state(e) == DL_RENEW_LOST) {
+                if (was_active && e->state == DL_RENEW_LOST) {
                     stats.lost++;
-                    if (lost_hook && e->lost_arg) lost_hook(e->lost_arg);
+                    if (lost_hook && e->lost_arg) {
+                        lost_pending = 1;
+                        lost_hook(e->lost_arg);
+                    }
                 }
-                if (dl_renew_state(e) == DL_RENEW_STOPPED) {
+                if (e->state == DL_RENEW_STOPPED) {
                     dl_renew_remove(&sched, e);
                     entry_unref(e);
                 }
@@ -280,13 +285,32 @@ void dl_watchdog_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms)
 void dl_watchdog_remove(dl_renew_entry_t *e)
 {
     pthread_mutex_lock(&mu);
-    if (dl_renew_state(e) != DL_RENEW_STOPPED) {
-        dl_renew_set_state(e, DL_RENEW_STOPPED);
+    if (e->state != DL_RENEW_STOPPED) {
+        e->state = DL_RENEW_STOPPED;
         /* In flight: the thread unlinks it when the replies are in. */
         if (!e->in_flight && dl_renew_remove(&sched, e)) entry_unref(e);
     }
     entry_unref(e);
     pthread_mutex_unlock(&mu);
+}
+
+int dl_watchdog_state(dl_renew_entry_t *e)
+{
+    int st;
+    pthread_mutex_lock(&mu);
+    st = e->state;
+    pthread_mutex_unlock(&mu);
+    return st;
+}
+
+int dl_watchdog_take_lost(void)
+{
+    int pending;
+    pthread_mutex_lock(&mu);
+    pending = lost_pending;
+    lost_pending = 0;
+    pthread_mutex_unlock(&mu);
+    return pending;
 }
 
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out)

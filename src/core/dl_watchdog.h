@@ -13,7 +13,7 @@
  * within their TTL. dl_watchdog_shutdown stops and joins the thread.
  *
  * Entries are shared by the thread and the holder (reference counted); the
- * holder reads an entry's state lock-free (dl_renew_state).
+ * holder reads an entry's state with dl_watchdog_state (under the lock).
  */
 #ifndef DL_WATCHDOG_H
 #define DL_WATCHDOG_H
@@ -33,9 +33,10 @@ typedef struct dl_watchdog_stats {
 } dl_watchdog_stats_t;
 
 /*
- * Called on the watchdog thread, without its lock, when a renewal finds a
- * lease lost; arg is the entry's lost_arg. Must only do async-safe work (set a
- * flag). Set once, before the first dl_watchdog_add.
+ * Called on the watchdog thread, under its lock, when a renewal finds a lease
+ * with a lost_arg lost; arg is that lost_arg. Must only set a flag (it is how
+ * the holder's thread is asked to look: dl_watchdog_take_lost). Set once,
+ * before the first dl_watchdog_add.
  */
 void dl_watchdog_set_lost_hook(void (*hook)(void *arg));
 
@@ -54,6 +55,12 @@ void dl_watchdog_set_ttl(dl_renew_entry_t *entry, int64_t ttl_ms);
 
 /* Stops renewing entry and drops the caller's reference. */
 void dl_watchdog_remove(dl_renew_entry_t *entry);
+
+/* The entry's dl_renew_state_t. */
+int dl_watchdog_state(dl_renew_entry_t *entry);
+
+/* 1 when a lease with a lost_arg was found lost since the last call (and clears it). */
+int dl_watchdog_take_lost(void);
 
 /* Counters since the thread started in this process. */
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out);

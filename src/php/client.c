@@ -28,7 +28,7 @@ void php_distlock_held_done(php_distlock_held *h)
 
 bool php_distlock_held_lost(php_distlock_client *c, zend_string *name, php_distlock_held *h)
 {
-    if (h->done || !h->wd || dl_renew_state(h->wd) != DL_RENEW_LOST) return false;
+    if (h->done || !h->wd || dl_watchdog_state(h->wd) != DL_RENEW_LOST) return false;
     php_distlock_client_forget(c, name, h);  /* counted by the watchdog's stats */
     return true;
 }

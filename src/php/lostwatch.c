@@ -14,12 +14,11 @@
 #include "zend_exceptions.h"
 
 static void (*previous_interrupt)(zend_execute_data *execute_data);
-static int lost_pending;  /* set by the watchdog thread, cleared by the hook */
 
-/* Runs on the watchdog thread: arg is &EG(vm_interrupt) of the PHP thread that registered the lease. */
+/* Runs on the watchdog thread: arg is &EG(vm_interrupt) of the PHP thread
+ * that registered the lease, an atomic flag made to be set asynchronously. */
 static void on_lost(void *arg)
 {
-    __atomic_store_n(&lost_pending, 1, __ATOMIC_RELEASE);
 #if PHP_VERSION_ID >= 80200
     zend_atomic_bool_store_ex((zend_atomic_bool *)arg, true);
 #else
@@ -41,14 +40,12 @@ static void raise_lost(void)
         php_distlock_held *h;
         if (!c->on_lost_throw) continue;
         ZEND_HASH_FOREACH_STR_KEY_PTR(&c->held, name, h) {
-            if (h->wd && !h->done && dl_renew_state(h->wd) == DL_RENEW_LOST) {
+            if (h->wd && !h->done && dl_watchdog_state(h->wd) == DL_RENEW_LOST) {
                 zend_string *n = zend_string_copy(name);
                 php_distlock_client_forget(c, n, h);
                 zend_throw_exception_ex(distlock_ce_LockLostException, 0,
                     "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
                 zend_string_release(n);
-                /* Another one may be lost too: look again at the next interrupt. */
-                __atomic_store_n(&lost_pending, 1, __ATOMIC_RELEASE);
                 return;
             }
         } ZEND_HASH_FOREACH_END();
@@ -57,7 +54,7 @@ static void raise_lost(void)
 
 static void distlock_interrupt(zend_execute_data *execute_data)
 {
-    if (__atomic_exchange_n(&lost_pending, 0, __ATOMIC_ACQ_REL) && !EG(exception)) {
+    if (!EG(exception) && dl_watchdog_take_lost()) {
         raise_lost();
     }
     if (previous_interrupt) {
