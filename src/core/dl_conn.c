@@ -2,6 +2,7 @@
 #include "dl_proc.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,22 @@ int64_t dl_conn_timeout_us(const dl_conn_t *c) { return c->cfg.timeout_us; }
 int dl_conn_is_connected(const dl_conn_t *c)
 {
     return c->ctx != NULL && c->pid == dl_proc_pid();
+}
+
+void dl_conn_check_idle(dl_conn_t *c)
+{
+    struct pollfd p;
+    if (!c->ctx) return;
+    if (c->pid != dl_proc_pid()) {
+        dl_conn_close(c);
+        return;
+    }
+    p.fd = c->ctx->fd;
+    p.events = POLLIN;
+    p.revents = 0;
+    if (poll(&p, 1, 0) != 0 || c->ctx->reader->len > c->ctx->reader->pos) {
+        dl_conn_close(c);
+    }
 }
 
 const char *dl_conn_hiredis_version(void)

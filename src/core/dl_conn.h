@@ -50,6 +50,14 @@ const dl_server_config_t *dl_conn_config(const dl_conn_t *c);
 /* "host:port" or the socket path, for messages. Never includes credentials. */
 const char *dl_conn_endpoint(const dl_conn_t *c);
 
+/*
+ * Prepares a connection kept idle (a persistent one) for reuse: a context of
+ * another process is closed without writing; an open context with anything
+ * to read (the server closed it, or a stray reply) is closed. Costs one
+ * zero-timeout poll(), no round trip. The next call reconnects if needed.
+ */
+void dl_conn_check_idle(dl_conn_t *c);
+
 /* 1 when a context is open and belongs to this process. */
 int dl_conn_is_connected(const dl_conn_t *c);
 

@@ -276,6 +276,19 @@ dl_status_t dl_uri_parse(const char *uri, size_t len, dl_server_config_t *out, d
     return fail(out, err, "the server URI must start with redis://, rediss:// or unix://");
 }
 
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int dl_server_config_same(const dl_server_config_t *a, const dl_server_config_t *b)
+{
+    return same_str(a->host, b->host) && a->port == b->port && same_str(a->unix_path, b->unix_path) &&
+           same_str(a->username, b->username) && same_str(a->password, b->password) &&
+           (a->has_db ? a->db : 0) == (b->has_db ? b->db : 0) && a->tls == b->tls &&
+           a->connect_timeout_us == b->connect_timeout_us && a->timeout_us == b->timeout_us;
+}
+
 static char *dup_or_null(const char *s, int *oom)
 {
     char *d;

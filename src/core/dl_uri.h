@@ -50,6 +50,9 @@ dl_status_t dl_uri_parse(const char *uri, size_t len, dl_server_config_t *out, d
  */
 int dl_parse_seconds(const char *s, size_t len, int64_t max_us, int64_t *out_us);
 
+/* 1 when a and b name the same server with the same credentials, database and timeouts. */
+int dl_server_config_same(const dl_server_config_t *a, const dl_server_config_t *b);
+
 /* Deep copy (strings duplicated). Returns DL_OK or DL_ERR_NOMEM. */
 dl_status_t dl_server_config_copy(dl_server_config_t *dst, const dl_server_config_t *src);
 

@@ -90,15 +90,6 @@ void dl_watchdog_set_lost_hook(void (*hook)(void *arg))
     lost_hook = hook;
 }
 
-static int same_server(const dl_server_config_t *a, const dl_server_config_t *b)
-{
-#define SAME_STR(x, y) ((x) == (y) || ((x) && (y) && strcmp((x), (y)) == 0))
-    return SAME_STR(a->host, b->host) && a->port == b->port && SAME_STR(a->unix_path, b->unix_path) &&
-           SAME_STR(a->username, b->username) && SAME_STR(a->password, b->password) &&
-           (a->has_db ? a->db : 0) == (b->has_db ? b->db : 0);
-#undef SAME_STR
-}
-
 /* Index of server in servers[], added when new. -1 when out of memory. Under mu. */
 static long server_index(const dl_server_config_t *cfg, dl_error_t *err)
 {
@@ -106,7 +97,7 @@ static long server_index(const dl_server_config_t *cfg, dl_error_t *err)
     wd_server_t *s, **grown;
     dl_server_config_t conn_cfg;
     for (i = 0; i < nservers; i++) {
-        if (same_server(&servers[i]->cfg, cfg)) return (long)i;
+        if (dl_server_config_same(&servers[i]->cfg, cfg)) return (long)i;
     }
     grown = realloc(servers, (nservers + 1) * sizeof(*servers));
     if (!grown) return -1;

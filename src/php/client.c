@@ -147,9 +147,12 @@ static void client_free(zend_object *obj)
     if (c->conn) {
         client_release_all(c);
         registry_remove(c);
-        dl_conn_free(c->conn);
+        if (c->pool_id) dl_pool_put(c->pool_id, c->conn);
+        else dl_conn_free(c->conn);
         c->conn = NULL;
     }
+    free(c->pool_id);
+    c->pool_id = NULL;
     c->closed = true;
     zend_hash_destroy(&c->held);
     if (c->prefix) zend_string_release(c->prefix);
@@ -390,7 +393,7 @@ ZEND_METHOD(DistLock, __construct)
         RETURN_THROWS();
     }
     c->display = display_uri(&cfg.server);
-    c->conn = dl_conn_new(&cfg.server, &err);
+    c->conn = cfg.pool_id ? dl_pool_take(cfg.pool_id, &cfg.server, &err) : dl_conn_new(&cfg.server, &err);
     if (!c->conn) {
         php_distlock_config_free(&cfg);
         zend_string_release(c->display);
@@ -407,6 +410,8 @@ ZEND_METHOD(DistLock, __construct)
     c->on_lost_throw = cfg.on_lost_throw;
     c->max_hold_us = cfg.max_hold_us;
     c->resources = cfg.resources;
+    c->pool_id = cfg.pool_id;
+    cfg.pool_id = NULL;
     cfg.prefix = NULL;
     cfg.resources = NULL;
     php_distlock_config_free(&cfg);

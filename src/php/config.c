@@ -223,6 +223,20 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         if (!out->server.has_db) { out->server.db = (int)Z_LVAL_P(v); out->server.has_db = 1; }
         return true;
     }
+    if (zend_string_equals_literal(key, "persistent")) {
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) == IS_TRUE || Z_TYPE_P(v) == IS_FALSE) {
+            free(out->pool_id);
+            out->pool_id = Z_TYPE_P(v) == IS_TRUE ? strdup("default") : NULL;
+            return true;
+        }
+        if (Z_TYPE_P(v) != IS_STRING) {
+            zend_type_error(CTOR "(): Argument #2 ($options) option \"persistent\" must be of type string|bool, %s given",
+                            zend_zval_type_name(v));
+            return false;
+        }
+        return option_cstring(k, v, &out->pool_id);
+    }
     if (zend_string_equals_literal(key, "watchdog")) {
         return option_bool(k, v, &out->watchdog);
     }
@@ -328,6 +342,7 @@ fail:
 void php_distlock_config_free(php_distlock_config *cfg)
 {
     dl_server_config_free(&cfg->server);
+    free(cfg->pool_id);
     if (cfg->prefix) zend_string_release(cfg->prefix);
     if (cfg->resources) {
         zend_hash_destroy(cfg->resources);

@@ -72,6 +72,7 @@ void php_distlock_lostwatch_minit(void)
 void php_distlock_lostwatch_mshutdown(void)
 {
     dl_watchdog_shutdown();
+    dl_pool_shutdown();
     if (zend_interrupt_function == distlock_interrupt) {
         zend_interrupt_function = previous_interrupt;
     }

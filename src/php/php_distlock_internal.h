@@ -10,6 +10,7 @@
 
 #include "../core/dl_conn.h"
 #include "../core/dl_lock.h"
+#include "../core/dl_pool.h"
 #include "../core/dl_uri.h"
 #include "../core/dl_watchdog.h"
 
@@ -47,6 +48,7 @@ typedef struct php_distlock_held {
 /* The DistLock object. */
 typedef struct php_distlock_client {
     dl_conn_t *conn;
+    char *pool_id;              /* persistent: the pool the connection goes back to (malloc'd) */
     zend_string *prefix;
     int64_t ttl_ms;
     int64_t wait_us;
@@ -95,6 +97,7 @@ typedef struct php_distlock_config {
     bool watchdog;
     bool on_lost_throw;
     int64_t max_hold_us;
+    char *pool_id;          /* persistent connection pool (malloc'd), NULL when not persistent */
     bool uri_credentials;   /* the URI had user/password: the options' are ignored */
 } php_distlock_config;
 
