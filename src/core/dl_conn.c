@@ -238,9 +238,10 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     int saved_errno;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
-    if (c->ctx && c->pid != dl_proc_pid()) {
-        dl_conn_close(c);  /* inherited through fork(): never write to it */
-    }
+    /* Inherited through fork(): closed without a byte written. Closed by the
+     * server while idle (restart, timeout): noticed here by one poll(), so the
+     * command goes out on a fresh connection instead of failing ambiguously. */
+    dl_conn_check_idle(c);
     if (!c->ctx) {
         st = conn_open(c, err);
         if (st != DL_OK) return st;
