@@ -113,7 +113,7 @@ namespace {
          * @throws \Error for a method that is no helper shape
          * @throws \ArgumentCountError|\TypeError|\ValueError for bad arguments
          */
-        public function __call(string $method, array $args): mixed {}
+        public function __call(string $method, #[\SensitiveParameter] array $args): mixed {}
     }
 }
 

@@ -70,12 +70,23 @@ static dl_status_t unexpected(const char *what, dl_error_t *err)
     return dl_error_set(err, DL_ERR_PROTOCOL, "unexpected reply to %s", what);
 }
 
-/* One call; for idempotent commands, one retry after a transport failure. */
+/*
+ * When a failed call is sent again on a fresh connection:
+ *   RETRY_NEVER      acquire and DEL (a repeat could act twice), cleanups;
+ *   RETRY_ON_DROP    reads: only when the connection broke (I/O or protocol
+ *                    error), not after a timeout (a slow server stays slow);
+ *   RETRY_ANY        release and refresh: also after a timeout, because a
+ *                    lost reply would otherwise keep the lock until its TTL
+ *                    (RELIABILITY.md item 3); both are idempotent.
+ */
+enum { RETRY_NEVER = 0, RETRY_ON_DROP, RETRY_ANY };
+
 static dl_status_t call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
-                        int idempotent, dl_error_t *err)
+                        int retry, dl_error_t *err)
 {
     dl_status_t st = t->call(t->impl, n, cmds, replies, 0, err);
-    if (st != DL_OK && idempotent && dl_status_is_transport_failure(st)) {
+    if (st != DL_OK && dl_status_is_transport_failure(st) &&
+        (retry == RETRY_ANY || (retry == RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
         for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
         st = t->call(t->impl, n, cmds, replies, 0, err);
@@ -137,30 +148,30 @@ static void sc_lease(script_call_t *sc, const char *sha, const dl_lease_t *lease
 }
 
 /* Runs a prepared script call; NOSCRIPT: the same again with EVAL and the text. */
-static dl_status_t eval(const dl_transport_t *t, const char *text, script_call_t *sc, int idempotent, dl_reply_t *r,
+static dl_status_t eval(const dl_transport_t *t, const char *text, script_call_t *sc, int retry, dl_reply_t *r,
                         dl_error_t *err)
 {
     dl_cmd_t cmd = sc_cmd(sc);
-    dl_status_t st = call(t, 1, &cmd, r, idempotent, err);
+    dl_status_t st = call(t, 1, &cmd, r, retry, err);
     if (st == DL_OK && is_noscript(r)) {
         dl_reply_free(r);
         sc->argv[0] = "EVAL"; sc->argvlen[0] = 4;
         sc->argv[1] = text; sc->argvlen[1] = strlen(text);
-        st = call(t, 1, &cmd, r, idempotent, err);
+        st = call(t, 1, &cmd, r, retry, err);
     }
     return st;
 }
 
-/* Runs an idempotent lease script (sc_lease shape) and returns its integer result. */
+/* Runs a lease script (sc_lease shape) and returns its integer result. */
 static dl_status_t run_script(const dl_transport_t *t, const char *text, const char *sha, const dl_lease_t *lease,
-                              int64_t arg_ms, const char *what, long long *result, dl_error_t *err)
+                              int64_t arg_ms, int retry, const char *what, long long *result, dl_error_t *err)
 {
     script_call_t sc;
     dl_reply_t r;
     dl_status_t st;
 
     sc_lease(&sc, sha, lease, arg_ms);
-    st = eval(t, text, &sc, 1, &r, err);
+    st = eval(t, text, &sc, retry, &r, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_INTEGER) *result = r.integer;
         else st = r.type == DL_REPLY_ERROR ? server_error(&r, what, err) : unexpected(what, err);
@@ -187,7 +198,7 @@ static dl_status_t try_once_fenced(const dl_transport_t *t, dl_lease_t *lease, i
     sc_add_num(&sc, lease->ttl_ms);
     sc_add(&sc, "1", 1);
     /* Not idempotent: a retry after a lost reply could double the grant. */
-    st = eval(t, DL_SCRIPT_ACQUIRE, &sc, 0, &r, err);
+    st = eval(t, DL_SCRIPT_ACQUIRE, &sc, RETRY_NEVER, &r, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
             r.element[1].type == DL_REPLY_INTEGER) {
@@ -260,8 +271,9 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             if (dl_status_is_transport_failure(st)) {
                 /* Ambiguous: the SET may have run. Remove it if it did; keep the first error. */
                 dl_error_t cleanup_err;
-                int released;
-                dl_lock_release(t, lease, &released, &cleanup_err);
+                long long ignored;
+                run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, lease, -1, RETRY_NEVER, "the release script",
+                           &ignored, &cleanup_err);
             }
             res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
             return st;
@@ -295,7 +307,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
     long long r = 0;
-    dl_status_t st = run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, lease, -1, "the release script", &r, err);
+    dl_status_t st = run_script(t, DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, lease, -1, RETRY_ANY, "the release script",
+                                &r, err);
     *released = st == DL_OK && r == 1;
     return st;
 }
@@ -328,10 +341,11 @@ static dl_status_t run_script_many(const dl_transport_t *t, const char *text, co
         cmds[i] = sc_cmd(&sc[i]);
         results[i] = 0;
     }
-    st = call(t, n, cmds, r, 1, err);
+    st = call(t, n, cmds, r, RETRY_ANY, err);
     for (i = 0; st == DL_OK && i < n; i++) {
         if (is_noscript(&r[i])) {
-            st = run_script(t, text, sha, leases[i], with_ttl ? leases[i]->ttl_ms : -1, what, &results[i], err);
+            st = run_script(t, text, sha, leases[i], with_ttl ? leases[i]->ttl_ms : -1, RETRY_ANY, what, &results[i],
+                            err);
         } else if (r[i].type == DL_REPLY_INTEGER) {
             results[i] = r[i].integer;
         } else {
@@ -380,7 +394,8 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 {
     long long r = 0;
     int64_t sent_ns = dl_clock_now_ns();
-    dl_status_t st = run_script(t, DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, lease, ttl_ms, "the refresh script", &r, err);
+    dl_status_t st = run_script(t, DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, lease, ttl_ms, RETRY_ANY,
+                                "the refresh script", &r, err);
     *extended = st == DL_OK && r == 1;
     if (*extended) {
         lease->ttl_ms = ttl_ms;
@@ -392,14 +407,15 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
 {
     long long r = -3;
-    dl_status_t st = run_script(t, DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, lease, -1, "the status script", &r, err);
+    dl_status_t st = run_script(t, DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, lease, -1, RETRY_ON_DROP,
+                                "the status script", &r, err);
     *pttl_ms = (st == DL_OK && r >= 0) ? r : -1;
     return st;
 }
 
 /* Runs a one-key command that answers an integer. */
 static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, const char *key, size_t key_len,
-                               int idempotent, long long *result, dl_error_t *err)
+                               int retry, long long *result, dl_error_t *err)
 {
     const char *argv[2] = {cmdname, key};
     size_t argvlen[2] = {strlen(cmdname), key_len};
@@ -408,7 +424,7 @@ static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, con
     dl_status_t st;
 
     cmd.argc = 2; cmd.argv = argv; cmd.argvlen = argvlen;
-    st = call(t, 1, &cmd, &r, idempotent, err);
+    st = call(t, 1, &cmd, &r, retry, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_INTEGER) *result = r.integer;
         else st = r.type == DL_REPLY_ERROR ? server_error(&r, cmdname, err) : unexpected(cmdname, err);
@@ -420,7 +436,7 @@ static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, con
 dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err)
 {
     long long r = 0;
-    dl_status_t st = key_command(t, "EXISTS", key, key_len, 1, &r, err);
+    dl_status_t st = key_command(t, "EXISTS", key, key_len, RETRY_ON_DROP, &r, err);
     *exists = r > 0;
     return st;
 }
@@ -428,7 +444,7 @@ dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_
 dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_len, int *deleted, dl_error_t *err)
 {
     long long r = 0;
-    dl_status_t st = key_command(t, "DEL", key, key_len, 0, &r, err);
+    dl_status_t st = key_command(t, "DEL", key, key_len, RETRY_NEVER, &r, err);
     *deleted = r > 0;
     return st;
 }

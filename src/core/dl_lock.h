@@ -12,10 +12,12 @@
  * DL_OK means Redis answered; whether the lock was ours is an out value.
  * A network failure is never folded into "not acquired" / "not ours".
  *
- * Idempotent operations (release, refresh, status, exists) are retried once
- * when the transport fails after the connection was set up (the transport has
- * dropped the connection, so the retry runs on a fresh one: RELIABILITY.md
- * item 3). The acquire is never retried: see dl_lock_acquire.
+ * Retries (the transport drops a failed connection, so a retry runs on a
+ * fresh one): release and refresh are sent once more after any transport
+ * failure, timeouts included (idempotent; a lost release reply would keep the
+ * lock until its TTL: RELIABILITY.md item 3); status and exists only after the
+ * connection broke, not after a timeout; acquire and delete never (a repeat
+ * could act twice: see dl_lock_acquire).
  */
 #ifndef DL_LOCK_H
 #define DL_LOCK_H

@@ -351,13 +351,16 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
 }
 
 /* Resolves the optional ttl/wait arguments of a method against the defaults. */
-static bool resolve_ttl_wait(php_distlock_client *c, const char *func, double ttl, bool ttl_null, double wait,
-                             bool wait_null, int64_t *ttl_ms, int64_t *wait_us)
+static bool resolve_ttl_wait(php_distlock_client *c, const char *func, uint32_t ttl_arg, double ttl, bool ttl_null,
+                             double wait, bool wait_null, int64_t *ttl_ms, int64_t *wait_us)
 {
+    char what[32];
     *ttl_ms = c->ttl_ms;
     if (wait_us) *wait_us = c->wait_us;
-    if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #2 ($ttl)", ttl, ttl_ms)) return false;
-    if (wait_us && !wait_null && !php_distlock_wait_us(func, "Argument #3 ($wait)", wait, wait_us)) return false;
+    snprintf(what, sizeof(what), "Argument #%u ($ttl)", ttl_arg);
+    if (!ttl_null && !php_distlock_ttl_ms(func, what, ttl, ttl_ms)) return false;
+    snprintf(what, sizeof(what), "Argument #%u ($wait)", ttl_arg + 1);
+    if (wait_us && !wait_null && !php_distlock_wait_us(func, what, wait, wait_us)) return false;
     return true;
 }
 
@@ -438,7 +441,7 @@ ZEND_METHOD(DistLock, lock)
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::lock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::lock", ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        !resolve_ttl_wait(c, "DistLock::lock", 2, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
         RETURN_THROWS();
     }
     php_distlock_client_acquire(c, name, ttl_ms, wait_us, true, return_value);
@@ -460,7 +463,7 @@ ZEND_METHOD(DistLock, tryLock)
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::tryLock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::tryLock", ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
+        !resolve_ttl_wait(c, "DistLock::tryLock", 2, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
         RETURN_THROWS();
     }
     php_distlock_client_acquire(c, name, ttl_ms, 0, false, return_value);
@@ -487,7 +490,7 @@ ZEND_METHOD(DistLock, synchronized)
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::synchronized", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::synchronized", ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        !resolve_ttl_wait(c, "DistLock::synchronized", 3, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
         RETURN_THROWS();
     }
     ZVAL_UNDEF(&lock);

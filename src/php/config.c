@@ -32,7 +32,9 @@ static bool seconds_us(const char *func, const char *what, double s, double max,
                          zero_ok ? "greater than or equal to" : "greater than", max);
         return false;
     }
-    *out_us = (int64_t)ceil(s * 1e6);
+    /* Nearest µs first: 2.007 * 1e6 is 2006999.9999999998 in binary, not 2007000. */
+    *out_us = (int64_t)llround(s * 1e6);
+    if (*out_us == 0 && s > 0) *out_us = 1;
     return true;
 }
 
@@ -289,6 +291,11 @@ static zend_string *single_uri(zval *servers)
     return Z_STR_P(first);
 }
 
+static int64_t ini_us(double seconds)
+{
+    return (int64_t)llround(seconds * 1e6);
+}
+
 zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out)
 {
     dl_error_t err;
@@ -305,10 +312,11 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     }
     out->uri_credentials = out->server.password != NULL;
     out->prefix = zend_string_init(DISTLOCK_G(prefix), strlen(DISTLOCK_G(prefix)), 0);
-    out->ttl_ms = (int64_t)ceil(DISTLOCK_G(ttl) * 1000);
-    out->wait_us = (int64_t)ceil(DISTLOCK_G(wait) * 1e6);
-    out->backoff.base_us = (int64_t)ceil(DISTLOCK_G(retry_delay) * 1e6);
-    out->backoff.jitter_us = (int64_t)ceil(DISTLOCK_G(retry_jitter) * 1e6);
+    /* INI values were range-checked when set (distlock.c). */
+    out->ttl_ms = (ini_us(DISTLOCK_G(ttl)) + 999) / 1000;
+    out->wait_us = ini_us(DISTLOCK_G(wait));
+    out->backoff.base_us = ini_us(DISTLOCK_G(retry_delay));
+    out->backoff.jitter_us = ini_us(DISTLOCK_G(retry_jitter));
     out->backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
     out->max_hold_us = PHP_DISTLOCK_DEFAULT_MAX_HOLD_US;
     if (options) {
@@ -326,11 +334,11 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     }
     if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;
     if (!out->server.has_connect_timeout) {
-        out->server.connect_timeout_us = (int64_t)ceil(DISTLOCK_G(connect_timeout) * 1e6);
+        out->server.connect_timeout_us = ini_us(DISTLOCK_G(connect_timeout));
         out->server.has_connect_timeout = 1;
     }
     if (!out->server.has_timeout) {
-        out->server.timeout_us = (int64_t)ceil(DISTLOCK_G(timeout) * 1e6);
+        out->server.timeout_us = ini_us(DISTLOCK_G(timeout));
         out->server.has_timeout = 1;
     }
     return SUCCESS;

@@ -34,14 +34,15 @@ enum { SECS_POSITIVE = 1, SECS_ZERO_OK, SECS_RETRY, SECS_TIMEOUT };
 
 static ZEND_INI_MH(OnUpdateSeconds)
 {
-    double v = zend_strtod(ZSTR_VAL(new_value), NULL);
+    const char *end = NULL;
+    double v = zend_strtod(ZSTR_VAL(new_value), &end);
     uintptr_t kind = (uintptr_t)mh_arg3;
     double max = kind == SECS_RETRY ? PHP_DISTLOCK_MAX_RETRY_SECONDS
                : kind == SECS_TIMEOUT ? PHP_DISTLOCK_MAX_TIMEOUT_SECONDS : PHP_DISTLOCK_MAX_SECONDS;
     bool zero_ok = kind == SECS_ZERO_OK || kind == SECS_RETRY;
 
     (void)entry; (void)stage;
-    if (!isfinite(v) || v > max || (zero_ok ? v < 0 : v <= 0)) {
+    if (ZSTR_LEN(new_value) == 0 || end != ZSTR_VAL(new_value) + ZSTR_LEN(new_value) || !isfinite(v) || v > max || (zero_ok ? v < 0 : v <= 0)) {
         return FAILURE;
     }
     *(double *)ZEND_INI_GET_ADDR() = v;
