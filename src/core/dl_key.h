@@ -8,8 +8,11 @@
  * when not empty) or of the whole key (redis.io, "Cluster specification:
  * hash tags"). So:
  *   - a key with a hash tag gets the suffix appended: "a{x}b" -> "a{x}b:wake";
- *   - a key without one is wrapped: "lock:account:7" -> "{lock:account:7}:wake",
- *     whose tag is the whole original key.
+ *   - a key without one is followed by itself as the tag:
+ *     "lock:account:7" -> "lock:account:7{lock:account:7}:wake", whose tag is
+ *     the whole original key. The derived key starts with the lock key, so an
+ *     ACL key pattern for the prefix (~lock:*) covers it;
+ *   - a key with an unclosed "{" (no valid tag) is wrapped: "{key}:wake".
  * A key without a valid tag that contains '}' cannot be wrapped that way; it
  * gets the plain suffix (a different slot: fine on one server, documented as
  * unsupported on Cluster).
@@ -20,7 +23,7 @@
 #include <stddef.h>
 
 /* Bytes dl_key_derive writes at most (no NUL is written). */
-#define DL_KEY_DERIVED_MAX(key_len, suffix_len) ((key_len) + (suffix_len) + 2)
+#define DL_KEY_DERIVED_MAX(key_len, suffix_len) (2 * (key_len) + (suffix_len) + 2)
 
 /* 1 when key has a non-empty hash tag. */
 int dl_key_has_tag(const char *key, size_t key_len);

@@ -1,0 +1,164 @@
+/* dl_renew: the watchdog's schedule on a fake clock (ttl/3, batching, ceiling, retry, loss). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dl_renew.h"
+
+#define MS 1000000LL
+
+static dl_renew_entry_t *entry(int64_t ttl_ms)
+{
+    dl_renew_entry_t *e = calloc(1, sizeof(*e));
+    e->lease = dl_lease_new("p:", 2, "n", 1, "tok", 3, ttl_ms, NULL);
+    return e;
+}
+
+static void entry_free(dl_renew_entry_t *e)
+{
+    dl_lease_free(e->lease);
+    free(e);
+}
+
+static void test_period_is_a_third_of_ttl(void **state)
+{
+    (void)state;
+    assert_int_equal(dl_renew_period_ns(3000), 1000 * MS);
+    assert_int_equal(dl_renew_period_ns(600), 200 * MS);
+    assert_int_equal(dl_renew_period_ns(1), 1 * MS);  /* floor: never a busy loop */
+}
+
+static void test_due_at_ttl_third_not_before(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(3000), *out[4];
+    (void)state;
+    assert_int_equal(dl_renew_add(&s, e, 0, 0), 0);
+    assert_int_equal(dl_renew_next_wakeup(&s), 1000 * MS);
+    assert_int_equal(dl_renew_collect(&s, 999 * MS - 500 * MS, out, 4), 0);  /* before the window */
+    assert_int_equal(dl_renew_collect(&s, 1000 * MS, out, 4), 1);
+    assert_ptr_equal(out[0], e);
+    assert_true(e->in_flight);
+    /* In flight: neither collected again nor a wake-up reason. */
+    assert_int_equal(dl_renew_collect(&s, 1100 * MS, out, 4), 0);
+    assert_int_equal(dl_renew_next_wakeup(&s), INT64_MAX);
+    /* Renewed (sent at 1000 ms): next due one period later. */
+    dl_renew_result(e, 1000 * MS, 1001 * MS, 1);
+    assert_false(e->in_flight);
+    assert_int_equal(e->next_ns, 2000 * MS);
+    assert_int_equal(e->expires_ns, 4000 * MS);
+    assert_int_equal(e->state, DL_RENEW_ACTIVE);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
+static void test_batching_takes_leases_due_within_half_a_period(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *a = entry(3000), *b = entry(3000), *c = entry(3000), *out[4];
+    (void)state;
+    dl_renew_add(&s, a, 0, 0);          /* due 1000 ms */
+    dl_renew_add(&s, b, 400 * MS, 0);   /* due 1400 ms: within 500 ms of the tick */
+    dl_renew_add(&s, c, 600 * MS, 0);   /* due 1600 ms: outside */
+    assert_int_equal(dl_renew_next_wakeup(&s), 1000 * MS);
+    assert_int_equal(dl_renew_collect(&s, 1000 * MS, out, 4), 2);
+    assert_true(a->in_flight && b->in_flight && !c->in_flight);
+    dl_renew_sched_free(&s);
+    entry_free(a);
+    entry_free(b);
+    entry_free(c);
+}
+
+static void test_ceiling_stops_renewals(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(600), *out[2];
+    int64_t now = 0;
+    int renewals = 0;
+    (void)state;
+    dl_renew_add(&s, e, 0, 1000 * MS);  /* max_hold 1 s */
+    while (now < 3000 * MS) {
+        int64_t at = dl_renew_next_wakeup(&s);
+        if (at == INT64_MAX) break;
+        now = at;
+        if (dl_renew_collect(&s, now, out, 2) == 1) {
+            renewals++;
+            dl_renew_result(e, now, now, 1);
+        }
+    }
+    /* Renewals at 200, 400, 600, 800 ms; at 1000 ms the ceiling: no more. */
+    assert_int_equal(renewals, 4);
+    assert_int_equal(e->state, DL_RENEW_CEILING);
+    assert_int_equal(dl_renew_next_wakeup(&s), INT64_MAX);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
+static void test_not_ours_is_lost(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(600), *out[1];
+    (void)state;
+    dl_renew_add(&s, e, 0, 0);
+    assert_int_equal(dl_renew_collect(&s, 200 * MS, out, 1), 1);
+    dl_renew_result(e, 200 * MS, 201 * MS, 0);
+    assert_int_equal(e->state, DL_RENEW_LOST);
+    assert_int_equal(dl_renew_collect(&s, 10000 * MS, out, 1), 0);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
+static void test_network_error_retries_until_the_lease_may_have_expired(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(3000), *out[1];
+    (void)state;
+    dl_renew_add(&s, e, 0, 0);                       /* expires 3000 ms unless renewed */
+    assert_int_equal(dl_renew_collect(&s, 1000 * MS, out, 1), 1);
+    dl_renew_result(e, 1000 * MS, 1100 * MS, -1);
+    assert_int_equal(e->state, DL_RENEW_ACTIVE);
+    assert_int_equal(e->next_ns, 1100 * MS + DL_RENEW_RETRY_NS);  /* retry soon, not a period later */
+    assert_int_equal(dl_renew_collect(&s, 1300 * MS, out, 1), 1);
+    dl_renew_result(e, 1300 * MS, 3000 * MS, -1);   /* still failing when the lease ran out */
+    assert_int_equal(e->state, DL_RENEW_LOST);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
+static void test_remove_and_many_entries(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e[100], *out[100];
+    int i;
+    (void)state;
+    for (i = 0; i < 100; i++) {
+        e[i] = entry(3000);
+        assert_int_equal(dl_renew_add(&s, e[i], 0, 0), 0);
+    }
+    assert_int_equal(s.n, 100);
+    assert_int_equal(dl_renew_remove(&s, e[42]), 1);
+    assert_int_equal(dl_renew_remove(&s, e[42]), 0);
+    /* 1000 leases granted together make one tick: here 99 in one collect. */
+    assert_int_equal(dl_renew_collect(&s, 1000 * MS, out, 100), 99);
+    dl_renew_sched_free(&s);
+    for (i = 0; i < 100; i++) entry_free(e[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_period_is_a_third_of_ttl),
+        cmocka_unit_test(test_due_at_ttl_third_not_before),
+        cmocka_unit_test(test_batching_takes_leases_due_within_half_a_period),
+        cmocka_unit_test(test_ceiling_stops_renewals),
+        cmocka_unit_test(test_not_ours_is_lost),
+        cmocka_unit_test(test_network_error_retries_until_the_lease_may_have_expired),
+        cmocka_unit_test(test_remove_and_many_entries),
+    };
+    return cmocka_run_group_tests_name("dl_renew", tests, NULL, NULL);
+}
