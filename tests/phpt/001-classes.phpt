@@ -1,0 +1,75 @@
+--TEST--
+Classes: hierarchy, final, not constructible, methods and signatures
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; ?>
+--FILE--
+<?php
+foreach (['DistLock', 'DistLock\Lock', 'DistLock\Exception', 'DistLock\ConnectionException',
+          'DistLock\LockTimeoutException', 'DistLock\LockLostException'] as $c) {
+    $r = new ReflectionClass($c);
+    $chain = [];
+    for ($p = $r->getParentClass(); $p; $p = $p->getParentClass()) {
+        $chain[] = $p->getName();
+    }
+    printf("%s final=%s parents=[%s]\n", $c, var_export($r->isFinal(), true), implode(',', $chain));
+}
+var_dump(new DistLock\ConnectionException('x') instanceof RuntimeException);
+var_dump(is_subclass_of('DistLock\LockLostException', 'DistLock\Exception'));
+
+$m = [];
+foreach ((new ReflectionClass('DistLock'))->getMethods() as $meth) {
+    $params = [];
+    foreach ($meth->getParameters() as $p) {
+        $params[] = ($p->getType() ? $p->getType() . ' ' : '') . '$' . $p->getName() . ($p->isOptional() ? '?' : '');
+    }
+    $m[] = $meth->getName() . '(' . implode(', ', $params) . ')' . ($meth->hasReturnType() ? ': ' . $meth->getReturnType() : '');
+}
+sort($m);
+echo implode("\n", $m), "\n--\n";
+$m = [];
+foreach ((new ReflectionClass('DistLock\Lock'))->getMethods() as $meth) {
+    $m[] = $meth->getName() . ($meth->hasReturnType() ? ': ' . $meth->getReturnType() : '');
+}
+sort($m);
+echo implode("\n", $m), "\n";
+
+// the password and token parameters are marked sensitive
+foreach ([['DistLock', '__construct', 'servers'], ['DistLock', '__construct', 'options'], ['DistLock', 'restore', 'token']] as [$c, $f, $a]) {
+    foreach ((new ReflectionMethod($c, $f))->getParameters() as $p) {
+        if ($p->getName() === $a) {
+            printf("%s::%s \$%s sensitive=%d\n", $c, $f, $a, count($p->getAttributes('SensitiveParameter')));
+        }
+    }
+}
+?>
+--EXPECT--
+DistLock final=true parents=[]
+DistLock\Lock final=true parents=[]
+DistLock\Exception final=false parents=[RuntimeException,Exception]
+DistLock\ConnectionException final=false parents=[DistLock\Exception,RuntimeException,Exception]
+DistLock\LockTimeoutException final=false parents=[DistLock\Exception,RuntimeException,Exception]
+DistLock\LockLostException final=false parents=[DistLock\Exception,RuntimeException,Exception]
+bool(true)
+bool(true)
+__call(string $method, array $args): mixed
+__construct(array|string $servers?, array $options?)
+forceRelease(string $name): bool
+isLocked(string $name): bool
+lock(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
+restore(string $name, string $token): DistLock\Lock
+stats(): array
+synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed
+tryLock(string $name, ?float $ttl?): ?DistLock\Lock
+--
+fencingToken: ?int
+isAcquired: bool
+name: string
+refresh: bool
+release: bool
+remainingLifetime: float
+token: string
+DistLock::__construct $servers sensitive=1
+DistLock::__construct $options sensitive=1
+DistLock::restore $token sensitive=1
