@@ -291,7 +291,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     t = php_distlock_transport(c);
     st = dl_lock_acquire(&t, lease, &opts, &res, &err);
     DISTLOCK_G(stats).contended += res.contended;
-    if (res.contended) DISTLOCK_G(stats).wait_time_us += res.waited_us;
+    if (res.contended && wait_us > 0) DISTLOCK_G(stats).wait_time_us += res.waited_us;
     if (st != DL_OK || !res.acquired) {
         dl_lease_free(lease);
         if (st != DL_OK) {

@@ -144,13 +144,15 @@ static bool parse_resources(zval *v, php_distlock_config *out)
         }
         ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(rdef), k, kv) {
             double d;
-            char what[160];
+            char what[160], label[96];
             if (k && zend_string_equals_literal(k, "ttl")) {
                 snprintf(what, sizeof(what), "Argument #2 ($options) option \"resources\" entry \"%s\" ttl", ZSTR_VAL(rname));
-                if (!option_number("resources.ttl", kv, &d) || !php_distlock_ttl_ms(CTOR, what, d, &res.ttl_ms)) return false;
+                snprintf(label, sizeof(label), "resources\" entry \"%.40s\" \"ttl", ZSTR_VAL(rname));
+                if (!option_number(label, kv, &d) || !php_distlock_ttl_ms(CTOR, what, d, &res.ttl_ms)) return false;
             } else if (k && zend_string_equals_literal(k, "wait")) {
                 snprintf(what, sizeof(what), "Argument #2 ($options) option \"resources\" entry \"%s\" wait", ZSTR_VAL(rname));
-                if (!option_number("resources.wait", kv, &d) || !php_distlock_wait_us(CTOR, what, d, &res.wait_us)) return false;
+                snprintf(label, sizeof(label), "resources\" entry \"%.40s\" \"wait", ZSTR_VAL(rname));
+                if (!option_number(label, kv, &d) || !php_distlock_wait_us(CTOR, what, d, &res.wait_us)) return false;
             } else {
                 zend_value_error(CTOR "(): Argument #2 ($options) option \"resources\" entry \"%s\" has an unknown key (known: ttl, wait)",
                                  ZSTR_VAL(rname));
