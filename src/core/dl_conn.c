@@ -213,6 +213,8 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
         if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
             saved_errno = errno;
             fail_ctx(c, saved_errno, is_auth ? "during AUTH" : "during SELECT", err);
+            /* The command never completed: a connect failure, in code and message alike. */
+            if (err) err->code = DL_ERR_CONNECT;
             return DL_ERR_CONNECT;
         }
         if (r->type == REDIS_REPLY_ERROR) {

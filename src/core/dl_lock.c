@@ -24,8 +24,8 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     }
     memset(l, 0, sizeof(*l));
     l->key = (char *)(l + 1);
-    memcpy(l->key, prefix, prefix_len);
-    memcpy(l->key + prefix_len, name, name_len);
+    if (prefix_len) memcpy(l->key, prefix, prefix_len);
+    if (name_len) memcpy(l->key + prefix_len, name, name_len);
     l->key[prefix_len + name_len] = '\0';
     l->key_len = prefix_len + name_len;
     l->token = l->key + l->key_len + 1;

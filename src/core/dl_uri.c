@@ -1,6 +1,7 @@
 #include "dl_uri.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,15 @@ static char *dup_range(const char *s, size_t len)
     return out;
 }
 
+/* strtod in the "C" locale: a PHP script's setlocale(LC_NUMERIC, "de_DE")
+ * must not turn "0.5" into an error. */
+static double strtod_c(const char *s, char **end)
+{
+    static locale_t c_locale;
+    if (!c_locale) c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    return c_locale ? strtod_l(s, end, c_locale) : strtod(s, end);
+}
+
 int dl_parse_seconds(const char *s, size_t len, int64_t max_us, int64_t *out_us)
 {
     char buf[64], *end;
@@ -65,7 +75,7 @@ int dl_parse_seconds(const char *s, size_t len, int64_t max_us, int64_t *out_us)
     memcpy(buf, s, len);
     buf[len] = '\0';
     errno = 0;
-    v = strtod(buf, &end);
+    v = strtod_c(buf, &end);
     if (*end != '\0' || errno != 0 || !isfinite(v) || v <= 0 || v * 1e6 > (double)max_us) {
         return -1;
     }

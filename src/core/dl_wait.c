@@ -7,7 +7,7 @@ int64_t dl_backoff_delay_us(const dl_backoff_t *b, unsigned attempt)
         return 0;
     }
     while (attempt-- > 0 && d < b->cap_us) {
-        d *= 2;
+        d = d > b->cap_us / 2 ? b->cap_us : d * 2;  /* no overflow for any cap */
     }
     return d < b->cap_us ? d : b->cap_us;
 }
@@ -19,7 +19,8 @@ int64_t dl_wait_sleep_us(int64_t delay_us, int64_t jitter_us_drawn,
     if (remaining_us <= 0) {
         return 0;
     }
-    if (holder_pttl_ms > 0 && s > holder_pttl_ms * 1000) {
+    /* Another client may set any PX (up to ~2^63 ms): compare without overflowing. */
+    if (holder_pttl_ms > 0 && holder_pttl_ms < INT64_MAX / 1000 && s > holder_pttl_ms * 1000) {
         s = holder_pttl_ms * 1000;
     }
     if (s < DL_WAIT_MIN_SLEEP_US) {
