@@ -283,5 +283,6 @@ dl_transport_t dl_conn_transport(dl_conn_t *c)
     dl_transport_t t;
     t.call = conn_call;
     t.impl = c;
+    t.endpoint = c->endpoint;
     return t;
 }

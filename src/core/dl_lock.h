@@ -1,23 +1,22 @@
 /*
  * dl_lock — lock operations on one Redis server.
  *
- *   acquire   SET key token NX PX ttl (one round trip), with optional waiting;
- *             with fencing, one script: SET NX PX + INCR of the name's counter
- *   release   compare-and-delete script (EVALSHA, EVAL on NOSCRIPT)
- *   refresh   compare-and-PEXPIRE script
+ *   acquire   (dl_acquire.c) SET key token NX PX ttl in one round trip
+ *             (tryLock's fast path), or the acquire script when waiting or
+ *             fencing; a waiter blocks on the lock's wake list (BLPOP) until a
+ *             release wakes it. Fair mode: a FIFO queue with direct hand-over.
+ *   release   compare-and-delete that wakes one waiter (fair: hands over)
+ *   refresh   compare-and-PEXPIRE
  *   status    is it still ours, and its PTTL
  *   exists / delete   EXISTS / DEL for isLocked() and forceRelease()
  *
  * Every function works through a dl_transport_t and returns a dl_status_t:
  * DL_OK means Redis answered; whether the lock was ours is an out value.
  * A network failure is never folded into "not acquired" / "not ours".
+ * Retries (dl_script.h): release and refresh once more after any network
+ * failure, reads only after a broken connection, acquire and delete never.
  *
- * Retries (the transport drops a failed connection, so a retry runs on a
- * fresh one): release and refresh are sent once more after any transport
- * failure, timeouts included (idempotent; a lost release reply would keep the
- * lock until its TTL: RELIABILITY.md item 3); status and exists only after the
- * connection broke, not after a timeout; acquire and delete never (a repeat
- * could act twice: see dl_lock_acquire).
+ * The Lua scripts and the keys they touch are in dl_scripts.h.
  */
 #ifndef DL_LOCK_H
 #define DL_LOCK_H
@@ -34,18 +33,39 @@
 #define DL_PREFIX_MAX 256       /* bytes of a key prefix */
 #define DL_TOKEN_MAX 128        /* bytes of a token given to restore() */
 #define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
-#define DL_FENCE_SUFFIX ":fence"
-#define DL_FENCE_SUFFIX_LEN 6
 
-/* One lease: a key held (or wanted) under a token. */
+#define DL_WAKE_TTL_MS 2000           /* a wake token outlives the race it covers (one round trip) */
+#define DL_WAIT_BLOCK_CAP_US 2000000  /* longest single BLPOP: bounds the cost of a lost wake-up */
+#define DL_WAITERS_TTL_MS 3000        /* a default-mode waiter's entry outlives one BLPOP (cap + 1 s) */
+#define DL_FAIR_ALIVE_MS 3000         /* a fair waiter that showed no sign of life for this long is skipped */
+#define DL_FAIR_CLAIM_MS 3000         /* a hand-over grants this much (or the ttl, if shorter) until
+                                       * the woken waiter extends it: a dead waiter blocks no longer */
+
+/*
+ * One lease: a key held (or wanted) under a token, with the companion keys of
+ * dl_scripts.h, all derived by dl_key in the lock key's Cluster slot.
+ */
 typedef struct dl_lease {
-    char *key;                /* prefix + name, binary-safe (in the lease's own block) */
+    char *key;                /* prefix + name, binary-safe */
     size_t key_len;
-    char *token;              /* NUL-terminated (in the lease's own block) */
+    char *token;              /* NUL-terminated */
     size_t token_len;
-    char *fence_key;          /* the name's fencing counter, same Cluster slot (dl_key) */
+    char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */
     size_t fence_key_len;
+    char *wake_key;           /* W  <key>{<key>}:wake       a release's wake token */
+    size_t wake_key_len;
+    char *waiters_key;        /* Q  <key>{<key>}:waiters    default-mode waiters */
+    size_t waiters_key_len;
+    char *queue_key;          /* FQ <key>{<key>}:queue      fair queue, by arrival */
+    size_t queue_key_len;
+    char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
+    size_t alive_key_len;
+    char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
+    size_t wake_prefix_len;
+    char *my_wake_key;        /*    wake_prefix + token */
+    size_t my_wake_key_len;
     int fencing;              /* set by the caller before acquiring: grant a fencing token */
+    int fair;                 /* set by the caller before acquiring: FIFO hand-over */
     long long fence;          /* the fencing token of this grant (0: none) */
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
     int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl */
@@ -53,9 +73,10 @@ typedef struct dl_lease {
 } dl_lease_t;
 
 /*
- * Allocates a lease (one malloc block, freed by dl_lease_free) for key prefix+name. token NULL: a fresh random token
- * (dl_token_generate); otherwise a copy of token[0..token_len). The pid is
- * the caller's. Returns NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
+ * Allocates a lease (one malloc block, freed by dl_lease_free) for key
+ * prefix+name. token NULL: a fresh random token (dl_token_generate);
+ * otherwise a copy of token[0..token_len). The pid is the caller's. Returns
+ * NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
  */
 dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
                          const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err);
@@ -66,41 +87,55 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease);
 
 typedef struct dl_acquire_opts {
     int64_t wait_us;          /* 0: one attempt; else retry until this much time has passed */
-    dl_backoff_t backoff;
-    /* Checked before each sleep; non-zero ends the wait with DL_ERR_INTERRUPTED. May be NULL. */
+    dl_backoff_t backoff;     /* polling, used only when the server refuses BLPOP */
+    /* Checked before each block or sleep; non-zero ends the wait with DL_ERR_INTERRUPTED. May be NULL. */
     int (*interrupted)(void *arg);
     void *interrupt_arg;
 } dl_acquire_opts_t;
 
 typedef struct dl_acquire_result {
     int acquired;             /* 1: the lease is ours (lease->valid_until_ns set) */
-    unsigned attempts;        /* SET attempts sent */
+    unsigned attempts;        /* acquire commands sent */
     unsigned contended;       /* attempts that found another owner */
     int64_t waited_us;        /* time spent between the first attempt and the outcome */
 } dl_acquire_result_t;
 
 /*
  * Acquires lease->key for lease->token with PX lease->ttl_ms, waiting up to
- * opts->wait_us with backoff (dl_wait). While waiting, each attempt also reads
- * the holder's PTTL in the same round trip to cap the sleep.
+ * opts->wait_us.
+ *
+ * Default mode: without waiting (and without fencing) one SET NX PX. When
+ * waiting, each attempt is the acquire script: granted, or the waiter enters
+ * the waiters set and gets the holder's PTTL; it then blocks on the wake list
+ * with BLPOP for min(time left, PTTL + 1 ms, DL_WAIT_BLOCK_CAP_US). A release
+ * wakes the longest waiter at once (about one round trip), a holder that died
+ * is outwaited (its TTL), and a waiter sends about two commands per wait. A
+ * waiter whose wait runs out leaves the waiters set (nothing is left behind).
+ *
+ * Fair mode (lease->fair): strict FIFO. The release hands the lock straight to
+ * the longest live waiter, which wakes owning it (and extends the hand-over's
+ * claim to its ttl); newcomers queue behind; waiters that gave up or died are
+ * skipped; a waiter that gives up leaves the queue and passes on a lock handed
+ * to it meanwhile.
+ *
+ * When the server refuses BLPOP (an ACL without it), the rest of the wait
+ * polls with backoff and jitter (dl_wait), each sleep capped by the time left
+ * and the PTTL.
  *
  * Returns DL_OK with res->acquired 0 or 1; DL_ERR_INTERRUPTED; or a
  * transport/server error. An attempt whose reply was lost (timeout, I/O or
- * protocol error) is ambiguous: the SET may have run. Before returning that
- * error, the lease is released with the same token (compare-and-delete) so
- * no orphan is left when the server answers; if that cleanup fails too, the
+ * protocol error) is ambiguous: the grant may have happened. Before returning
+ * that error the lease is undone with the same token (one EVAL on a fresh
+ * connection: it must not depend on the script cache); if that fails too, the
  * key still expires after ttl_ms. Success is reported only when seen.
  */
 dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                             dl_acquire_result_t *res, dl_error_t *err);
 
-/* Compare-and-delete. *released = 1 when the key held our token and is gone, 0 when not ours. */
+/* Compare-and-delete (fair: hand-over). *released = 1 when the key held our token, 0 when not ours. */
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err);
 
-/*
- * Releases n leases in one pipelined round trip (request end). released[i]
- * as for dl_lock_release. NOSCRIPT replies are re-sent with EVAL.
- */
+/* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
                                  dl_error_t *err);
 

@@ -3,40 +3,152 @@
  *
  * Keys and tokens reach the scripts only through KEYS/ARGV, never spliced
  * into the text (RELIABILITY.md item 15), so a token with quotes, "]]" or NUL
- * is plain data. The digests are sha1 of the exact text; they are used with
- * EVALSHA, falling back to EVAL on NOSCRIPT (after SCRIPT FLUSH or a
- * failover), which also caches the script again. A wrong digest would show
- * as an EVAL on every call: tests/phpt checks `cmdstat_eval` stays flat.
+ * is plain data. Every key a script touches is in KEYS or derived from one by
+ * dl_key (same Cluster slot). Scripts are run with EVALSHA, falling back to
+ * EVAL on NOSCRIPT (after SCRIPT FLUSH or a failover), which caches them again.
+ * The digests are sha1 of the exact text; tests/unit/test_conn.c checks each
+ * against SCRIPT LOAD. Server time (TIME) is used only to age waiter entries;
+ * Redis 7 replicates script effects, so TIME is allowed in scripts that write.
  *
- * Regenerate a digest with: printf '%s' "<script>" | sha1sum
+ * Keys of a lock K (see dl_lock.h): F fencing counter, W wake list, Q waiters
+ * (default mode: ZSET token -> expiry ms), FQ fair queue (ZSET token -> arrival
+ * µs), FA fair liveness (HASH token -> "expiry_ms:ttl_ms:fence_flag"), and a
+ * fair waiter's own wake list (<wake prefix><token>).
  */
 #ifndef DL_SCRIPTS_H
 #define DL_SCRIPTS_H
 
-/* Compare-and-delete. KEYS[1] lock key, ARGV[1] token. Returns 1 if deleted, 0 if not ours. */
-#define DL_SCRIPT_RELEASE \
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
-#define DL_SCRIPT_RELEASE_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
-
-/* Compare-and-PEXPIRE. ARGV[2] new ttl in ms. Returns 1 if extended, 0 if not ours. */
-#define DL_SCRIPT_REFRESH \
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
-#define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
-
-/* Ownership and lease left. Returns the PTTL in ms if ours, -3 if not. */
-#define DL_SCRIPT_STATUS \
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
-#define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
+/* Server time in ms, as a Lua expression over t = redis.call('TIME'). */
+#define DL_LUA_NOW_MS "tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)"
 
 /*
- * Acquire with a fencing token. KEYS[1] lock key, KEYS[2] fencing counter (same
- * slot); ARGV[1] token, ARGV[2] ttl ms, ARGV[3] "1" to fence. Returns {1, fence}
- * when granted (fence 0 without fencing), {0, holder's PTTL} when not. The
- * counter has no TTL: it must outlive every lease to stay monotonic.
+ * Acquire (while waiting, or with fencing). KEYS K F Q; ARGV token, ttl ms,
+ * fence flag "1"/"0", waiter window ms ("0": not waiting). Granted: leaves Q,
+ * returns {1, fence} (fence 0 without fencing). Taken: when waiting, enters Q
+ * with an expiry (so the holder's release wakes a waiter), returns {0, PTTL}.
+ * The fencing counter has no TTL: it must outlive every lease to stay monotonic.
  */
 #define DL_SCRIPT_ACQUIRE \
-    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then if ARGV[3] == '1' then " \
-    "return {1, redis.call('INCR', KEYS[2])} end return {1, 0} end return {0, redis.call('PTTL', KEYS[1])}"
-#define DL_SCRIPT_ACQUIRE_SHA "5d7f602bd397e551159647aac1c12e325b9f96c7"
+    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then " \
+        "if ARGV[4] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) end " \
+        "if ARGV[3] == '1' then return {1, redis.call('INCR', KEYS[2])} end " \
+        "return {1, 0} " \
+    "end " \
+    "if ARGV[4] ~= '0' then " \
+        "local t = redis.call('TIME') local w = tonumber(ARGV[4]) " \
+        "redis.call('ZADD', KEYS[3], " DL_LUA_NOW_MS " + w, ARGV[1]) " \
+        "if redis.call('PTTL', KEYS[3]) < w then redis.call('PEXPIRE', KEYS[3], w) end " \
+    "end " \
+    "return {0, redis.call('PTTL', KEYS[1])}"
+
+/*
+ * Release (default mode): compare-and-delete that wakes one waiter. KEYS K W Q;
+ * ARGV token, wake list TTL ms. Returns 1 if deleted, 0 if not ours. Only when
+ * a live waiter is in Q is a wake token pushed; W holds at most one (LTRIM) and
+ * expires. Redis serves blocked BLPOP clients in arrival order: the longest
+ * waiter wakes.
+ */
+#define DL_SCRIPT_RELEASE \
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end " \
+    "redis.call('DEL', KEYS[1]) " \
+    "if redis.call('EXISTS', KEYS[3]) == 1 then " \
+        "local t = redis.call('TIME') " \
+        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', " DL_LUA_NOW_MS ") " \
+        "if redis.call('ZCARD', KEYS[3]) > 0 then " \
+            "redis.call('RPUSH', KEYS[2], '1') redis.call('LTRIM', KEYS[2], 0, 0) " \
+            "redis.call('PEXPIRE', KEYS[2], ARGV[2]) " \
+        "end " \
+    "end " \
+    "return 1"
+
+/* A default-mode waiter gives up. KEYS Q W; ARGV token. The last one out removes the wake list. */
+#define DL_SCRIPT_CANCEL \
+    "redis.call('ZREM', KEYS[1], ARGV[1]) " \
+    "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end " \
+    "return 0"
+
+/*
+ * Fair acquire. KEYS K F FQ FA MYWAKE; ARGV token, ttl ms, fence flag, liveness
+ * window ms ("0": do not queue, as tryLock). Already handed over to us: take
+ * it ({1, fence from our wake list}). Free and we are first among the live
+ * waiters (dead heads are dropped): take it. Else queue (keeping our place:
+ * ZADD NX) and refresh our liveness; return {0, PTTL}.
+ */
+#define DL_SCRIPT_FAIR_ACQUIRE \
+    "local tok = ARGV[1] " \
+    "if redis.call('GET', KEYS[1]) == tok then " \
+        "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) " \
+        "local f = redis.call('LPOP', KEYS[5]) redis.call('DEL', KEYS[5]) " \
+        "return {1, tonumber(f) or 0} " \
+    "end " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local head " \
+    "while true do " \
+        "head = redis.call('ZRANGE', KEYS[3], 0, 0)[1] " \
+        "if not head then break end " \
+        "local d = redis.call('HGET', KEYS[4], head) " \
+        "if d and tonumber(string.match(d, '^%d+')) >= now then break end " \
+        "redis.call('ZREM', KEYS[3], head) redis.call('HDEL', KEYS[4], head) " \
+    "end " \
+    "if (not head or head == tok) and redis.call('EXISTS', KEYS[1]) == 0 then " \
+        "redis.call('SET', KEYS[1], tok, 'PX', ARGV[2]) " \
+        "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) " \
+        "if ARGV[3] == '1' then return {1, redis.call('INCR', KEYS[2])} end " \
+        "return {1, 0} " \
+    "end " \
+    "local w = tonumber(ARGV[4]) " \
+    "if w > 0 then " \
+        "redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), tok) " \
+        "redis.call('HSET', KEYS[4], tok, (now + w) .. ':' .. ARGV[2] .. ':' .. ARGV[3]) " \
+        "if redis.call('PTTL', KEYS[3]) < w then redis.call('PEXPIRE', KEYS[3], w) redis.call('PEXPIRE', KEYS[4], w) end " \
+    "end " \
+    "return {0, redis.call('PTTL', KEYS[1])}"
+
+/*
+ * Fair release and fair cancel. KEYS K F FQ FA; ARGV token, wake prefix, wake
+ * list TTL ms, claim ms, "release" | "cancel". A cancelling waiter first leaves
+ * the queue. If the lock is ours, it goes straight to the longest live waiter:
+ * SET to its token for min(its ttl, claim) (a waiter that died after its last
+ * sign of life blocks others for the claim at most; a live one extends to its
+ * ttl), fenced if it asked, and its own wake list gets the fencing number.
+ * Nobody live: the key is deleted. Returns 1 if the lock was ours, else 0.
+ */
+#define DL_SCRIPT_FAIR_RELEASE \
+    "local tok = ARGV[1] " \
+    "if ARGV[5] == 'cancel' then " \
+        "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) redis.call('DEL', ARGV[2] .. tok) " \
+    "end " \
+    "if redis.call('GET', KEYS[1]) ~= tok then return 0 end " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "while true do " \
+        "local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1] " \
+        "if not head then redis.call('DEL', KEYS[1]) return 1 end " \
+        "local d = redis.call('HGET', KEYS[4], head) " \
+        "redis.call('ZREM', KEYS[3], head) redis.call('HDEL', KEYS[4], head) " \
+        "local exp, ttl, fence = string.match(d or '', '^(%d+):(%d+):(%d)$') " \
+        "if exp and tonumber(exp) >= now then " \
+            "redis.call('SET', KEYS[1], head, 'PX', math.min(tonumber(ttl), tonumber(ARGV[4]))) " \
+            "local f = 0 if fence == '1' then f = redis.call('INCR', KEYS[2]) end " \
+            "redis.call('RPUSH', ARGV[2] .. head, f) redis.call('PEXPIRE', ARGV[2] .. head, ARGV[3]) " \
+            "return 1 " \
+        "end " \
+    "end"
+
+/* Compare-and-PEXPIRE. KEYS K; ARGV token, ttl ms. Returns 1 if extended, 0 if not ours. */
+#define DL_SCRIPT_REFRESH \
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+
+/* Ownership and lease left. KEYS K; ARGV token. Returns the PTTL in ms if ours, -3 if not. */
+#define DL_SCRIPT_STATUS \
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
+
+/* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
+#define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
+#define DL_SCRIPT_RELEASE_SHA "929d6c02807f8cba0c36f0372da2106722d23d47"
+#define DL_SCRIPT_CANCEL_SHA "7ece18270eb30e50c479bfdb921650492e9689c9"
+#define DL_SCRIPT_FAIR_ACQUIRE_SHA "292d22c6c6cf0643d1c3e43de34e6d73029fd5ae"
+#define DL_SCRIPT_FAIR_RELEASE_SHA "644f1335f7c4d2bde4cbe1837da6a189483fd2bf"
+#define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
+#define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 
 #endif

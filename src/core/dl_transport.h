@@ -55,6 +55,7 @@ typedef struct dl_transport {
     dl_status_t (*call)(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                         int64_t extra_timeout_us, dl_error_t *err);
     void *impl;
+    const char *endpoint;   /* "host:port" or socket path, for messages */
 } dl_transport_t;
 
 /* Frees what r owns and resets it to NIL. Safe on a NIL reply. */

@@ -1,5 +1,8 @@
 /*
- * dl_wait — deadlines and backoff for lock waits.
+ * dl_wait — backoff arithmetic for lock waits that poll.
+ *
+ * A waiter normally blocks on the lock's wake list (dl_lock_acquire); it polls
+ * with this backoff only when the server refuses BLPOP.
  *
  * A wait has a deadline on the monotonic clock. Between attempts the waiter
  * sleeps an exponentially growing delay (base * 2^attempt, capped) plus a

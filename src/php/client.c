@@ -284,6 +284,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
         return;
     }
     lease->fencing = c->fencing;
+    lease->fair = c->fair;
     opts.wait_us = wait_us;
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
@@ -330,6 +331,7 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
         php_distlock_throw(&err);
         return -1;
     }
+    lease->fair = c->fair;  /* a fair release hands over to the next waiter */
     if (dl_lock_release(&t, lease, &released, &err) != DL_OK) {
         dl_lease_free(lease);
         php_distlock_throw(&err);
@@ -409,6 +411,7 @@ ZEND_METHOD(DistLock, __construct)
     c->wait_us = cfg.wait_us;
     c->backoff = cfg.backoff;
     c->fencing = cfg.fencing;
+    c->fair = cfg.fair;
     c->watchdog = cfg.watchdog;
     c->on_lost_throw = cfg.on_lost_throw;
     c->max_hold_us = cfg.max_hold_us;
@@ -544,6 +547,8 @@ ZEND_METHOD(DistLock, restore)
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
+    lease->fair = c->fair;
+    lease->fencing = c->fencing;
     t = php_distlock_transport(c);
     {
         int64_t sent_ns = dl_clock_now_ns();

@@ -259,6 +259,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         }
         return true;
     }
+    if (zend_string_equals_literal(key, "fair")) {
+        return option_bool(k, v, &out->fair);
+    }
     if (zend_string_equals_literal(key, "fencing")) {
         return option_bool(k, v, &out->fencing);
     }

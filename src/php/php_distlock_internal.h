@@ -54,6 +54,7 @@ typedef struct php_distlock_client {
     int64_t wait_us;
     dl_backoff_t backoff;
     bool fencing;               /* every grant gets a fencing token */
+    bool fair;                  /* FIFO hand-over to the longest waiter */
     bool watchdog;              /* renew held leases in the background */
     bool on_lost_throw;         /* a lease lost under the watchdog raises LockLostException */
     int64_t max_hold_us;        /* the watchdog's ceiling */
@@ -94,6 +95,7 @@ typedef struct php_distlock_config {
     dl_backoff_t backoff;
     HashTable *resources;
     bool fencing;
+    bool fair;
     bool watchdog;
     bool on_lost_throw;
     int64_t max_hold_us;

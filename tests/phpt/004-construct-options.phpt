@@ -36,17 +36,25 @@ try {
     echo "wait 0.2: LockTimeoutException after >= 0.19 s: ", var_export($el >= 0.19, true), ", < 1.5 s: ", var_export($el < 1.5, true), "\n";
 }
 
-// retry_delay: a large base delay means few attempts within the wait
-$slow = new DistLock($uri, ['prefix' => 'phpt_004:', 'retry_delay' => 0.2, 'retry_jitter' => 0.0]);
+// retry_delay: waiters block on BLPOP; only when the server refuses BLPOP (here an ACL
+// user without it) do they poll, and then a large base delay means few attempts
+raw_redis('ACL', 'SETUSER', 'phpt_004_noblpop', 'on', '>pw004', '~*', '+@all', '-blpop');
+$noblpop = str_replace('redis://', 'redis://phpt_004_noblpop:pw004@', $uri);
+$slow = new DistLock($noblpop, ['prefix' => 'phpt_004:', 'retry_delay' => 0.2, 'retry_jitter' => 0.0]);
 $before = $slow->stats()['contended'];
 try { $slow->lock('p', null, 0.3); } catch (DistLock\LockTimeoutException $e) {}
 $slowAttempts = $slow->stats()['contended'] - $before;
-$fast = new DistLock($uri, ['prefix' => 'phpt_004:', 'retry_delay' => 0.001, 'retry_jitter' => 0.0]);
+$fast = new DistLock($noblpop, ['prefix' => 'phpt_004:', 'retry_delay' => 0.001, 'retry_jitter' => 0.0]);
 $before = $fast->stats()['contended'];
 try { $fast->lock('p', null, 0.3); } catch (DistLock\LockTimeoutException $e) {}
 $fastAttempts = $fast->stats()['contended'] - $before;
 echo "retry_delay 0.2: 1..4 attempts: ", var_export($slowAttempts >= 1 && $slowAttempts <= 4, true), "\n";
 echo "retry_delay 0.001: more attempts than with 0.2: ", var_export($fastAttempts > $slowAttempts, true), "\n";
+// with BLPOP allowed the same wait is one attempt plus one block, whatever retry_delay says
+$blocking = new DistLock($uri, ['prefix' => 'phpt_004:', 'retry_delay' => 0.001, 'retry_jitter' => 0.0]);
+$before = $blocking->stats()['contended'];
+try { $blocking->lock('p', null, 0.3); } catch (DistLock\LockTimeoutException $e) {}
+echo "blocking waiter: 1 or 2 attempts: ", var_export(in_array($blocking->stats()['contended'] - $before, [1, 2], true), true), "\n";
 $l->release();
 
 // database: the key lands in the chosen database (URI without /db)
@@ -84,6 +92,7 @@ var_dump(raw_redis('EXISTS', 'phpt_004:auth'));
 <?php
 require __DIR__ . '/inc/redis.inc';
 raw_redis_del_prefix('phpt_004:');
+raw_redis('ACL', 'DELUSER', 'phpt_004_noblpop');
 raw_redis('SELECT', 9);
 raw_redis_del_prefix('phpt_004:');
 ?>
@@ -94,6 +103,7 @@ ttl default in (1200,1500]: true
 wait 0.2: LockTimeoutException after >= 0.19 s: true, < 1.5 s: true
 retry_delay 0.2: 1..4 attempts: true
 retry_delay 0.001: more attempts than with 0.2: true
+blocking waiter: 1 or 2 attempts: true
 int(0)
 bool(true)
 bool(true)

@@ -1,0 +1,205 @@
+/*
+ * dl_acquire — acquiring a lease: the attempts, and waiting without polling
+ * (see dl_lock_acquire in dl_lock.h for the contract).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl_clock.h"
+#include "dl_lock.h"
+#include "dl_proc.h"
+#include "dl_script.h"
+#include "dl_token.h"
+
+/* One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock). */
+static dl_status_t try_set(const dl_transport_t *t, const dl_lease_t *lease, int *acquired, dl_error_t *err)
+{
+    char ttlbuf[24];
+    const char *argv[6] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf};
+    size_t argvlen[6] = {3, lease->key_len, lease->token_len, 2, 2, 0};
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    argvlen[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
+    cmd.argc = 6; cmd.argv = argv; cmd.argvlen = argvlen;
+    st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_STATUS) *acquired = 1;
+        else if (r.type == DL_REPLY_NIL) *acquired = 0;
+        else st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "SET", err) : dl_unexpected(t, "SET", err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+/* One attempt by the (fair) acquire script: {1, fence} when granted, {0,
+ * holder's PTTL} when not; when waiting, the script also registers us as a
+ * waiter (so the holder's release wakes or hands over to us). */
+static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int waiting, int *acquired,
+                              int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    const dl_script_t *s = lease->fair ? &DL_FAIR_ACQUIRE_SCRIPT : &DL_ACQUIRE_SCRIPT;
+    dl_reply_t r;
+    dl_status_t st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
+            r.element[1].type == DL_REPLY_INTEGER) {
+            *acquired = r.element[0].integer == 1;
+            if (*acquired) lease->fence = r.element[1].integer;
+            else *holder_pttl_ms = r.element[1].integer;
+        } else {
+            st = dl_unexpected(t, s->what, err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+/*
+ * Blocks on a wake list for up to block_us (>= 1 ms) with BLPOP; the read
+ * timeout of this call is extended by block_us. *popped: a wake token came
+ * (*value: its number, the fencing token of a fair hand-over). DL_ERR_SERVER
+ * when the server refuses BLPOP (an ACL without it).
+ */
+static dl_status_t block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
+                            long long *value, dl_error_t *err)
+{
+    char secs[32];
+    const char *argv[3] = {"BLPOP", key, secs};
+    size_t argvlen[3] = {5, key_len, 0};
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". */
+    argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(block_us / 1000000),
+                                  (long long)(block_us % 1000000 / 1000));
+    cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
+    *popped = 0;
+    st = t->call(t->impl, 1, &cmd, &r, block_us, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
+            *popped = 1;
+            *value = strtoll(r.element[1].str, NULL, 10);
+        } else if (r.type == DL_REPLY_ERROR) {
+            st = dl_server_error(t, &r, "BLPOP", err);
+        } else if (r.type != DL_REPLY_NIL) {
+            st = dl_unexpected(t, "BLPOP", err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+/* How long to block after a failed attempt: until the holder's lease ends
+ * (+1 ms, to wake after the expiry, not before), at most the time left and
+ * DL_WAIT_BLOCK_CAP_US. A key without TTL (PTTL -1) is not ours to judge: the cap. */
+static int64_t block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
+{
+    int64_t b = DL_WAIT_BLOCK_CAP_US;
+    if (holder_pttl_ms >= 0 && holder_pttl_ms < DL_WAIT_BLOCK_CAP_US / 1000) b = holder_pttl_ms * 1000 + 1000;
+    return b < remaining_us ? b : remaining_us;
+}
+
+/* Best effort, one attempt, errors ignored: entries left behind expire anyway. */
+static void run_quietly(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
+{
+    dl_error_t ignored_err;
+    dl_reply_t r;
+    dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, &ignored_err);
+    dl_reply_free(&r);
+}
+
+/* A fair hand-over granted min(ttl, claim): extend to the ttl when longer. */
+static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int64_t blocked_ns, long long fence,
+                                 int *acquired, dl_error_t *err)
+{
+    int64_t claim_ms = lease->ttl_ms < DL_FAIR_CLAIM_MS ? lease->ttl_ms : DL_FAIR_CLAIM_MS;
+    int extended = 1;
+    lease->fence = fence;
+    /* The hand-over happened after we started blocking: counting from then is conservative. */
+    lease->valid_until_ns = blocked_ns + claim_ms * 1000000;
+    if (lease->ttl_ms > claim_ms) {
+        dl_status_t st = dl_lock_refresh(t, lease, lease->ttl_ms, &extended, err);
+        if (st != DL_OK) {
+            run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);  /* pass it on rather than sit on it */
+            return st;
+        }
+    }
+    *acquired = extended;
+    return DL_OK;
+}
+
+dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                            dl_acquire_result_t *res, dl_error_t *err)
+{
+    int64_t start_ns = dl_clock_now_ns();
+    int64_t deadline_ns = start_ns + opts->wait_us * 1000;
+    int waiting = opts->wait_us > 0;
+    int by_script = waiting || lease->fencing || lease->fair;
+    int can_block = 1;
+    unsigned backoff_attempt = 0;
+    dl_status_t st = DL_OK;
+
+    memset(res, 0, sizeof(*res));
+    for (;;) {
+        int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
+        int acquired = 0;
+
+        st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
+                       : try_set(t, lease, &acquired, err);
+        res->attempts++;
+        if (st != DL_OK) {
+            if (dl_status_is_transport_failure(st)) {
+                /* Ambiguous: the grant may have happened. Undo it with the same token,
+                 * by EVAL (the script cache may be empty after a restart or failover). */
+                run_quietly(t, lease->fair ? &DL_FAIR_CANCEL_SCRIPT : &DL_RELEASE_SCRIPT, lease, 1);
+            }
+            break;
+        }
+        if (acquired) {
+            /* Validity counts from the send time: the lease may have started then. */
+            lease->valid_until_ns = sent_ns + lease->ttl_ms * 1000000;
+            res->acquired = 1;
+            break;
+        }
+        res->contended++;
+        remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
+        if (remaining_us <= 0 || (opts->interrupted && opts->interrupted(opts->interrupt_arg))) {
+            if (waiting) run_quietly(t, dl_script_cancel_for(lease), lease, 0);  /* leave nothing behind */
+            if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
+            break;
+        }
+        if (can_block) {
+            int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
+            int popped = 0;
+            long long value = 0;
+            if (block_us < 1000) {
+                dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
+                continue;
+            }
+            st = lease->fair ? block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, &popped, &value, err)
+                             : block_on(t, lease->wake_key, lease->wake_key_len, block_us, &popped, &value, err);
+            if (st == DL_OK && lease->fair && popped) {
+                st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
+                if (st != DL_OK || res->acquired) break;
+                continue;
+            }
+            if (st == DL_OK) continue;
+            if (st != DL_ERR_SERVER) {
+                /* The connection broke while blocked: a fair hand-over may have been lost with it. */
+                if (lease->fair) run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);
+                break;
+            }
+            can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */
+            st = DL_OK;
+        }
+        dl_clock_sleep_us(dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, backoff_attempt++),
+                                           dl_random_upto(opts->backoff.jitter_us), remaining_us, holder_pttl_ms));
+    }
+    if (res->acquired) lease->pid = dl_proc_pid();
+    res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+    return st;
+}

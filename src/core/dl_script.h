@@ -1,0 +1,83 @@
+/*
+ * dl_script — running the lock's Lua scripts (internal to the core).
+ *
+ * One place knows each script's argument vector (its "shape": which keys of
+ * the lease go into KEYS, which values into ARGV), sends it with EVALSHA,
+ * falls back to EVAL on NOSCRIPT, and applies the retry policy of the
+ * operation. dl_lock and dl_acquire build on it.
+ */
+#ifndef DL_SCRIPT_H
+#define DL_SCRIPT_H
+
+#include "dl_lock.h"
+#include "dl_transport.h"
+
+/*
+ * When a failed call is sent again on a fresh connection:
+ *   DL_RETRY_NEVER    acquire, DEL, cancel, the undo of an ambiguous acquire
+ *                     (a repeat could act twice, or is best-effort anyway);
+ *   DL_RETRY_ON_DROP  reads: only when the connection broke (I/O or protocol
+ *                     error), not after a timeout (a slow server stays slow);
+ *   DL_RETRY_ANY      release and refresh: also after a timeout, because a
+ *                     lost reply would otherwise keep the lock until its TTL
+ *                     (RELIABILITY.md item 3); both are idempotent.
+ */
+typedef enum { DL_RETRY_NEVER = 0, DL_RETRY_ON_DROP, DL_RETRY_ANY } dl_retry_t;
+
+/* Argument shapes (see dl_scripts.h for what each script takes). */
+typedef enum {
+    DL_SHAPE_STATUS,        /* K; token */
+    DL_SHAPE_REFRESH,       /* K; token, ttl */
+    DL_SHAPE_RELEASE,       /* K W Q; token, wake TTL */
+    DL_SHAPE_CANCEL,        /* Q W; token */
+    DL_SHAPE_ACQUIRE,       /* K F Q; token, ttl, fence, waiter window */
+    DL_SHAPE_FAIR_ACQUIRE,  /* K F FQ FA MYWAKE; token, ttl, fence, liveness window */
+    DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
+    DL_SHAPE_FAIR_CANCEL    /* the fair release script in "cancel" mode */
+} dl_shape_t;
+
+typedef struct dl_script {
+    const char *text;
+    const char *sha;
+    const char *what;   /* for messages: "the release script" */
+    dl_shape_t shape;
+} dl_script_t;
+
+extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
+    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT;
+
+/* The release (or cancel) script for the lease's mode. */
+const dl_script_t *dl_script_release_for(const dl_lease_t *lease);
+const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease);
+
+/* One transport call, sent once more on a fresh connection as retry allows. */
+dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
+                    dl_error_t *err);
+
+/*
+ * Runs script s for lease (ttl_ms for the shapes that take a ttl; waiting
+ * selects the waiter/liveness window of the acquire shapes). force_eval sends
+ * the text with EVAL at once (for the rare undo, which must not depend on the
+ * script cache and gets no second chance). The reply goes to *r (caller frees).
+ * An error reply other than NOSCRIPT is returned as DL_ERR_SERVER.
+ */
+dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                          int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r, dl_error_t *err);
+
+/* dl_script_run for scripts answering an integer. */
+dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                              dl_retry_t retry, long long *result, dl_error_t *err);
+
+/*
+ * Runs, for each lease i, the script pick(leases[i]) with its own ttl_ms, all
+ * in one pipelined round trip (DL_RETRY_ANY); flags[i] = the reply == 1.
+ * NOSCRIPT replies are re-run one by one with EVAL.
+ */
+dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
+                               dl_lease_t *const *leases, int *flags, dl_error_t *err);
+
+/* Error helpers with the endpoint in the message. */
+dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
+dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
+
+#endif
