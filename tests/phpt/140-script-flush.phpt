@@ -1,0 +1,70 @@
+--TEST--
+Release after SCRIPT FLUSH falls back to EVAL (0 failed releases); the script cache stays flat
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/inc/proc.inc';
+$prefix = 'phpt_140:';
+raw_redis_del_prefix($prefix);
+$dl = new DistLock(test_uri(), ['prefix' => $prefix]);
+
+function cached_scripts(): int {
+    preg_match('/number_of_cached_scripts:(\d+)/', raw_redis('INFO', 'memory'), $m);
+    return (int)$m[1];
+}
+
+// the single case
+$l = $dl->lock('one', 30, 1);
+var_dump(raw_redis('SCRIPT', 'FLUSH'));
+var_dump($l->release(), raw_redis('EXISTS', $prefix . 'one'));
+
+// 50 locks, a flush before each release (and one between acquire and refresh)
+$failed = 0; $left = 0; $refreshFailed = 0;
+for ($i = 0; $i < 50; $i++) {
+    $l = $dl->lock("n:$i", 30, 1);
+    raw_redis('SCRIPT', 'FLUSH');
+    if ($i % 5 === 0) {
+        $refreshFailed += (int)!$l->refresh(20);
+        $pttl = raw_redis('PTTL', $prefix . "n:$i");
+        $refreshFailed += (int)!($pttl > 10000 && $pttl <= 20000);
+        raw_redis('SCRIPT', 'FLUSH');
+    }
+    $failed += (int)!$l->release();
+    $left += raw_redis('EXISTS', $prefix . "n:$i");
+}
+echo "failed releases: $failed, failed refreshes: $refreshFailed, keys left: $left\n";
+
+// flushed while held by a handle that is only destroyed: scoped release still works
+$l = $dl->lock('scoped', 30, 1);
+raw_redis('SCRIPT', 'FLUSH');
+unset($l);
+echo "scoped release after flush, key left: ", raw_redis('EXISTS', $prefix . 'scoped'), "\n";
+
+// the cache does not grow with the number of locks, names or tokens
+raw_redis('SCRIPT', 'FLUSH');
+for ($i = 0; $i < 200; $i++) {
+    $l = $dl->tryLock("cycle:" . ($i % 7) . "'\"]]", 30);
+    if ($l === null) { echo "not acquired $i\n"; continue; }
+    if ($i % 10 === 0) { $l->refresh(10); $l->isAcquired(); $l->remainingLifetime(); }
+    $l->release();
+}
+$n = cached_scripts();
+echo "cached scripts after 200 cycles: ", ($n <= 3 ? 'at most 3' : $n), "\n";
+echo "keys left: ", count(raw_redis('KEYS', $prefix . '*')), "\n";
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/inc/redis.inc';
+raw_redis_del_prefix('phpt_140:');
+?>
+--EXPECT--
+string(2) "OK"
+bool(true)
+int(0)
+failed releases: 0, failed refreshes: 0, keys left: 0
+scoped release after flush, key left: 0
+cached scripts after 200 cycles: at most 3
+keys left: 0
