@@ -73,9 +73,10 @@ static dl_status_t block_on(const dl_transport_t *t, const char *key, size_t key
     dl_reply_t r;
     dl_status_t st;
 
-    /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". */
-    argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(block_us / 1000000),
-                                  (long long)(block_us % 1000000 / 1000));
+    /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". Rounded
+     * up to whole ms, so a block meant to last to the deadline does. */
+    int64_t ms = (block_us + 999) / 1000;
+    argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
     cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
     *popped = 0;
     st = t->call(t->impl, 1, &cmd, &r, block_us, err);
@@ -187,7 +188,15 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 if (st != DL_OK || res->acquired) break;
                 continue;
             }
-            if (st == DL_OK) continue;
+            if (st == DL_OK) {
+                /* Woken: try again. Not woken, and the block covered the rest of the
+                 * wait: nothing changed that another attempt could see; give up. */
+                if (!popped && block_us >= remaining_us) {
+                    run_quietly(t, dl_script_cancel_for(lease), lease, 0);
+                    break;
+                }
+                continue;
+            }
             if (st != DL_ERR_SERVER) {
                 /* The connection broke while blocked: a fair hand-over may have been lost with it. */
                 if (lease->fair) run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);

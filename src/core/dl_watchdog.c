@@ -26,6 +26,11 @@ static wd_server_t **servers;
 static size_t nservers;
 static dl_watchdog_stats_t stats;
 static void (*lost_hook)(void *);
+/* The thread's tick buffers: module state, not the thread's stack, so that a
+ * forked child (which has no thread) can free its copy. */
+static dl_renew_entry_t **due;
+static int *results;
+static size_t due_cap;
 static int lost_pending;      /* a lease with a lost_arg was found lost since the last take */
 
 static void cond_init(void)
@@ -37,9 +42,10 @@ static void cond_init(void)
     pthread_condattr_destroy(&attr);
 }
 
-static void entry_unref(dl_renew_entry_t *e)
+static void entry_unref_n(dl_renew_entry_t *e, int n)
 {
-    if (--e->refs == 0) {
+    e->refs -= n;
+    if (e->refs == 0) {
         dl_lease_free(e->lease);
         free(e);
     }
@@ -47,6 +53,11 @@ static void entry_unref(dl_renew_entry_t *e)
 
 /* Drops all state without touching the network: used in a forked child, whose
  * copy of the schedule holds the parent's leases and connections. */
+static void entry_unref(dl_renew_entry_t *e)
+{
+    entry_unref_n(e, 1);
+}
+
 static void drop_all(void)
 {
     size_t i;
@@ -63,6 +74,11 @@ static void drop_all(void)
     free(servers);
     servers = NULL;
     nservers = 0;
+    free(due);
+    free(results);
+    due = NULL;
+    results = NULL;
+    due_cap = 0;
     memset(&stats, 0, sizeof(stats));
 }
 
@@ -139,9 +155,6 @@ static void renew_on(wd_server_t *srv, dl_renew_entry_t **due, size_t n, int *re
 
 static void *wd_main(void *arg)
 {
-    dl_renew_entry_t **due = NULL;
-    int *results = NULL;
-    size_t cap = 0;
     (void)arg;
 
     pthread_mutex_lock(&mu);
@@ -149,14 +162,14 @@ static void *wd_main(void *arg)
         int64_t now = dl_clock_now_ns(), wake, sent;
         size_t n, i, s;
 
-        if (cap < sched.n) {
+        if (due_cap < sched.n) {
             dl_renew_entry_t **d = realloc(due, sched.n * sizeof(*due));
             int *r = d ? realloc(results, sched.n * sizeof(*results)) : NULL;
             if (d) due = d;
             if (r) results = r;
-            if (d && r) cap = sched.n;
+            if (d && r) due_cap = sched.n;
         }
-        n = dl_renew_collect(&sched, now, due, cap);
+        n = dl_renew_collect(&sched, now, due, due_cap);
         if (n == 0) {
             wake = dl_renew_next_wakeup(&sched);
             if (wake == INT64_MAX) {
@@ -212,8 +225,6 @@ static void *wd_main(void *arg)
         }
     }
     pthread_mutex_unlock(&mu);
-    free(due);
-    free(results);
     return NULL;
 }
 
@@ -276,12 +287,13 @@ void dl_watchdog_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms)
 void dl_watchdog_remove(dl_renew_entry_t *e)
 {
     pthread_mutex_lock(&mu);
+    int drop = 1;  /* the caller's reference */
     if (e->state != DL_RENEW_STOPPED) {
         e->state = DL_RENEW_STOPPED;
         /* In flight: the thread unlinks it when the replies are in. */
-        if (!e->in_flight && dl_renew_remove(&sched, e)) entry_unref(e);
+        if (!e->in_flight && dl_renew_remove(&sched, e)) drop++;  /* and the schedule's */
     }
-    entry_unref(e);
+    entry_unref_n(e, drop);
     pthread_mutex_unlock(&mu);
 }
 

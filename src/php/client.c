@@ -387,16 +387,19 @@ ZEND_METHOD(DistLock, __construct)
         zend_throw_error(NULL, "DistLock object is already constructed");
         RETURN_THROWS();
     }
+    ZVAL_UNDEF(&default_uri);
     if (!servers) {
-        ZVAL_INTERNED_STR(&default_uri, ZSTR_INIT_LITERAL("redis://127.0.0.1:6379", 1));
+        ZVAL_STRINGL(&default_uri, "redis://127.0.0.1:6379", sizeof("redis://127.0.0.1:6379") - 1);
         servers = &default_uri;
     } else if (Z_TYPE_P(servers) != IS_STRING && Z_TYPE_P(servers) != IS_ARRAY) {
         zend_argument_type_error(1, "must be of type array|string, %s given", zend_zval_type_name(servers));
         RETURN_THROWS();
     }
     if (php_distlock_config_parse(servers, options, &cfg) != SUCCESS) {
+        zval_ptr_dtor(&default_uri);
         RETURN_THROWS();
     }
+    zval_ptr_dtor(&default_uri);
     c->display = display_uri(&cfg.server);
     c->conn = cfg.pool_id ? dl_pool_take(cfg.pool_id, &cfg.server, &err) : dl_conn_new(&cfg.server, &err);
     if (!c->conn) {
