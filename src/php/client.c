@@ -591,56 +591,60 @@ ZEND_METHOD(DistLock, restore)
     php_distlock_lock_create(return_value, c, name, h);
 }
 
+/* Runs a one-key operation (EXISTS, DEL) on prefix + name for a method taking
+ * just a name. Returns its 0/1 result, or -1 after throwing. */
+static int name_op(zval *this_ptr, zend_string *name, const char *func,
+                   dl_status_t (*op)(const dl_transport_t *, const char *, size_t, int *, dl_error_t *),
+                   php_distlock_client **client)
+{
+    php_distlock_client *c = this_client(this_ptr);
+    zend_string *key;
+    dl_transport_t t;
+    dl_error_t err;
+    dl_status_t st;
+    int result = 0;
+
+    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name)) return -1;
+    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
+    t = php_distlock_transport(c);
+    st = op(&t, ZSTR_VAL(key), ZSTR_LEN(key), &result, &err);
+    zend_string_release(key);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        return -1;
+    }
+    *client = c;
+    return result;
+}
+
 ZEND_METHOD(DistLock, isLocked)
 {
     php_distlock_client *c;
-    zend_string *name, *key;
-    dl_transport_t t;
-    dl_error_t err;
+    zend_string *name;
     int exists;
-    dl_status_t st;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
-    if (!php_distlock_check_name("DistLock::isLocked", "Argument #1 ($name)", name)) RETURN_THROWS();
-    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
-    t = php_distlock_transport(c);
-    st = dl_lock_exists(&t, ZSTR_VAL(key), ZSTR_LEN(key), &exists, &err);
-    zend_string_release(key);
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
+    exists = name_op(ZEND_THIS, name, "DistLock::isLocked", dl_lock_exists, &c);
+    if (exists < 0) RETURN_THROWS();
     RETURN_BOOL(exists);
 }
 
 ZEND_METHOD(DistLock, forceRelease)
 {
     php_distlock_client *c;
-    zend_string *name, *key;
-    dl_transport_t t;
-    dl_error_t err;
-    int deleted;
-    dl_status_t st;
+    zend_string *name;
     zval *zv;
+    int deleted;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
-    if (!php_distlock_check_name("DistLock::forceRelease", "Argument #1 ($name)", name)) RETURN_THROWS();
-    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
-    t = php_distlock_transport(c);
-    st = dl_lock_delete(&t, ZSTR_VAL(key), ZSTR_LEN(key), &deleted, &err);
-    zend_string_release(key);
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
+    deleted = name_op(ZEND_THIS, name, "DistLock::forceRelease", dl_lock_delete, &c);
+    if (deleted < 0) RETURN_THROWS();
     /* Our own lease on it (if any) is gone. */
     zv = zend_hash_find(&c->held, name);
     if (zv) php_distlock_client_forget(c, name, Z_PTR_P(zv));
