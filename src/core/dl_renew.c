@@ -56,11 +56,32 @@ size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **
     return n;
 }
 
+void dl_renew_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms, int64_t now_ns)
+{
+    if (e->in_flight) {
+        e->pending_ttl_ms = ttl_ms;
+        return;
+    }
+    e->lease->ttl_ms = ttl_ms;
+    e->next_ns = now_ns + dl_renew_period_ns(ttl_ms);
+    e->expires_ns = now_ns + ttl_ms * 1000000;
+}
+
 void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int renewed)
 {
     int64_t period = dl_renew_period_ns(e->lease->ttl_ms);
+    int64_t pending = e->pending_ttl_ms;
     e->in_flight = 0;
+    e->pending_ttl_ms = 0;
     if (e->state != DL_RENEW_ACTIVE) return;
+    if (pending > 0 && renewed != 0) {
+        /* Renewed (or not reached) with the old ttl after the holder set a new
+         * one: renew again right away with the new ttl. */
+        if (renewed == 1) e->expires_ns = sent_ns + e->lease->ttl_ms * 1000000;  /* the old ttl: conservative */
+        e->lease->ttl_ms = pending;
+        e->next_ns = now_ns;
+        return;
+    }
     if (renewed == 1) {
         e->next_ns = sent_ns + period;
         e->expires_ns = sent_ns + e->lease->ttl_ms * 1000000;

@@ -41,6 +41,7 @@ typedef struct dl_renew_entry {
     int64_t expires_ns;       /* end of the lease as last confirmed (grant or renewal + ttl) */
     int state;                /* dl_renew_state_t; under the watchdog's lock (holders use dl_watchdog_state) */
     int in_flight;            /* part of a tick whose replies are pending */
+    int64_t pending_ttl_ms;   /* a ttl set while in flight (0: none), applied by dl_renew_result */
     int refs;                 /* the schedule's and the holder's */
     void *lost_arg;           /* passed to the watchdog's lost hook */
 } dl_renew_entry_t;
@@ -74,6 +75,15 @@ size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **
  * Clears in_flight.
  */
 void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int renewed);
+
+/*
+ * The holder changed the lease's ttl (refresh with a new ttl) at now_ns. Idle:
+ * applied at once (the lease now ends at now + ttl; next renewal a period
+ * later). In flight: kept pending, because the renewal under way still uses
+ * the old ttl and may even land after the holder's refresh; dl_renew_result
+ * then applies it and makes the entry due at once, to renew with the new ttl.
+ */
+void dl_renew_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms, int64_t now_ns);
 
 /* When the earliest active, idle entry is due (or reaches its ceiling);
  * INT64_MAX when none. */

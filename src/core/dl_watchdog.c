@@ -274,12 +274,7 @@ dl_status_t dl_watchdog_add(const dl_server_config_t *server, const dl_lease_t *
 void dl_watchdog_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms)
 {
     pthread_mutex_lock(&mu);
-    if (!e->in_flight) {
-        int64_t now = dl_clock_now_ns();
-        e->lease->ttl_ms = ttl_ms;
-        e->next_ns = now + dl_renew_period_ns(ttl_ms);
-        e->expires_ns = now + ttl_ms * 1000000;
-    }
+    dl_renew_set_ttl(e, ttl_ms, dl_clock_now_ns());
     pthread_cond_signal(&cv);
     pthread_mutex_unlock(&mu);
 }

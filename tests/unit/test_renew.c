@@ -149,6 +149,29 @@ static void test_remove_and_many_entries(void **state)
     for (i = 0; i < 100; i++) entry_free(e[i]);
 }
 
+static void test_ttl_changed_while_in_flight_is_applied_after(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(300), *out[1];
+    (void)state;
+    dl_renew_add(&s, e, 0, 0);
+    assert_int_equal(dl_renew_collect(&s, 100 * MS, out, 1), 1);   /* renewal with ttl 300 under way */
+    dl_renew_set_ttl(e, 5000, 101 * MS);                           /* the holder refreshes to 5 s */
+    assert_int_equal(e->lease->ttl_ms, 300);                        /* not yet: the renewal in flight reads it */
+    dl_renew_result(e, 100 * MS, 103 * MS, 1);
+    assert_int_equal(e->lease->ttl_ms, 5000);
+    assert_int_equal(e->next_ns, 103 * MS);                         /* due at once, to renew with 5 s */
+    assert_int_equal(dl_renew_collect(&s, 103 * MS, out, 1), 1);
+    dl_renew_result(e, 103 * MS, 104 * MS, 1);
+    assert_int_equal(e->next_ns, 103 * MS + dl_renew_period_ns(5000));
+    /* Idle: applied at once. */
+    dl_renew_set_ttl(e, 900, 200 * MS);
+    assert_int_equal(e->lease->ttl_ms, 900);
+    assert_int_equal(e->next_ns, 200 * MS + 300 * MS);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_not_ours_is_lost),
         cmocka_unit_test(test_network_error_retries_until_the_lease_may_have_expired),
         cmocka_unit_test(test_remove_and_many_entries),
+        cmocka_unit_test(test_ttl_changed_while_in_flight_is_applied_after),
     };
     return cmocka_run_group_tests_name("dl_renew", tests, NULL, NULL);
 }

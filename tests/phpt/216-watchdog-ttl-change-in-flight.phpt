@@ -1,0 +1,71 @@
+--TEST--
+watchdog: a new ttl (refresh(ttl) or a reentrant lock() with a longer ttl) is kept even when it comes while a renewal of that lease is in flight
+--DESCRIPTION--
+Many leases make every renewal pipeline take a few ms, so some of the ttl
+changes land while the lease's renewal is in flight. The watchdog must renew
+with the new ttl afterwards, never shrink the lease back to the old one.
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; ?>
+--INI--
+max_execution_time=0
+pcre.jit=0
+--FILE--
+<?php
+require __DIR__ . '/inc/lifecycle.inc';
+$prefix = 'phpt_216:';
+raw_redis_del_prefix($prefix);
+
+$dl = new DistLock(test_uri(), ['prefix' => $prefix, 'watchdog' => true]);
+$bulk = [];
+for ($i = 0; $i < 3000; $i++) {
+    $bulk[] = $dl->lock("bulk:$i", 0.3);          // renewed every 0.1 s, in long pipelines
+}
+$targets = [];
+for ($i = 0; $i < 40; $i++) {
+    $targets[$i] = $dl->lock("t:$i", 0.3);
+}
+usleep(150000);
+// ttl changes spread over more than one renewal period
+$ok = 0;
+$extra = [];
+foreach ($targets as $i => $l) {
+    if ($i % 2) {
+        $ok += (int)$l->refresh(5.0);
+    } else {
+        $extra[$i] = $dl->lock("t:$i", 5.0, 0);      // reentrant: extends the shared lease to 5 s
+        $ok += (int)($extra[$i]->token() === $l->token());
+    }
+    usleep(5000);
+}
+echo "changed: $ok/40\n";
+usleep(400000);
+// with the new ttl the PTTL stays far above 1 s; renewed with the old one it is at most 300 ms
+$shrunk = [];
+foreach ($targets as $i => $l) {
+    $p = raw_redis('PTTL', $prefix . "t:$i");
+    if ($p <= 1000) {
+        $shrunk[] = ($i % 2 ? 'refresh' : 'reentrant') . " t:$i pttl=$p";
+    }
+}
+echo "shrunk back: ", count($shrunk), "\n";
+foreach (array_slice($shrunk, 0, 5) as $s) {
+    echo "  $s\n";
+}
+unset($extra);
+$released = 0;
+foreach (array_merge($targets, $bulk) as $l) {
+    $released += (int)$l->release();
+}
+echo "released: $released\n";
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/inc/redis.inc';
+raw_redis_del_prefix('phpt_216:');
+?>
+--EXPECT--
+changed: 40/40
+shrunk back: 0
+released: 3040
