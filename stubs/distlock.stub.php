@@ -29,10 +29,15 @@ namespace {
          *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S].
          *   Values in the URI beat the same values in $options.
          * @param array $options prefix (string, default "lock:"), ttl (seconds, default 30),
-         *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005),
-         *   connect_timeout and timeout (seconds, default 1), username, password (strings),
-         *   database (int), resources (array: snake_case resource => ['ttl' => s, 'wait' => s]).
-         *   Defaults come from the distlock.* INI settings.
+         *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005;
+         *   used only when the server refuses BLPOP and waits poll), connect_timeout and
+         *   timeout (seconds, default 1), username, password (strings), database (int),
+         *   resources (array: snake_case resource => ['ttl' => s, 'wait' => s]),
+         *   watchdog (bool: renew held leases every ttl/3 in a background thread),
+         *   max_hold (seconds, default 300: the watchdog's ceiling), on_lost ('ignore' |
+         *   'throw': LockLostException at the next VM interrupt), fencing (bool),
+         *   fair (bool: FIFO hand-over), persistent (bool | pool id string).
+         *   Defaults of the first seven come from the distlock.* INI settings.
          * @throws \ValueError for a malformed URI, an unknown option or a value out of range
          * @throws \TypeError for an option of the wrong type
          * @throws \DistLock\ConnectionException for rediss:// (this build has no TLS)
@@ -40,8 +45,9 @@ namespace {
         public function __construct(#[\SensitiveParameter] string|array $servers = "redis://127.0.0.1:6379", #[\SensitiveParameter] array $options = []) {}
 
         /**
-         * Acquires $name, waiting up to $wait seconds (backoff with jitter, capped by
-         * the holder's remaining lease). Key: prefix . $name; value: a random token; PX ttl.
+         * Acquires $name, waiting up to $wait seconds. A waiter blocks on Redis (BLPOP) and
+         * is woken by the holder's release (fair mode: handed the lock), or when the
+         * holder's lease ends. Key: prefix . $name; value: a random token; PX ttl.
          *
          * @param string $name 1 to 1024 bytes, binary-safe
          * @param float|null $ttl lease length in seconds (> 0, at most 1e9; rounded up to ms); null: the default
@@ -98,7 +104,8 @@ namespace {
 
         /**
          * Per-process counters (since process start): acquired, contended, timeouts,
-         * released, lost, refreshed, wait_time_us, connection_errors (all int).
+         * released, lost, refreshed, wait_time_us (lock() waits only), connection_errors,
+         * renewals and renewal_round_trips (the watchdog's); all int.
          *
          * @return array<string, int>
          */
@@ -134,11 +141,13 @@ namespace DistLock {
         public function token(): string {}
 
         /**
-         * Releases the lease (compare-and-delete: never deletes another owner's key).
-         * With several handles on one lease (reentrancy) the key is deleted with the last one.
+         * Releases the lease (compare-and-delete: never deletes another owner's key) and wakes
+         * the longest waiter (fair mode: hands the lock to it). With several handles on one
+         * lease (reentrancy) the key is deleted with the last one.
          *
-         * @return bool true when it was ours; false when it had expired or been taken over,
-         *   on every later call, and in a process other than the acquiring one (no-op)
+         * @return bool true when it was ours; false when it had expired or been taken over
+         *   (or the watchdog found it lost), on every later call, and in a process other
+         *   than the acquiring one (no-op)
          * @throws ConnectionException on network errors
          */
         public function release(): bool {}
@@ -165,7 +174,10 @@ namespace DistLock {
          */
         public function remainingLifetime(): float {}
 
-        /** @return int|null the fencing token of this grant; null (fencing is not enabled) */
+        /**
+         * @return int|null the fencing token of this grant: greater than every earlier grant's
+         *   of this name (option fencing); null without fencing
+         */
         public function fencingToken(): ?int {}
     }
 
