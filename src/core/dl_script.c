@@ -209,7 +209,14 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
     for (i = 0; st == DL_OK && i < n; i++) {
         long long one = 0;
         if (is_noscript(&r[i])) {
-            st = dl_script_run_int(t, pick(leases[i]), leases[i], leases[i]->ttl_ms, DL_RETRY_ANY, &one, err);
+            /* The cache is empty: send the text at once (EVAL also caches it again). */
+            dl_reply_t again;
+            st = dl_script_run(t, pick(leases[i]), leases[i], leases[i]->ttl_ms, 0, 1, DL_RETRY_ANY, &again, err);
+            if (st == DL_OK) {
+                if (again.type == DL_REPLY_INTEGER) one = again.integer;
+                else st = dl_unexpected(t, pick(leases[i])->what, err);
+            }
+            dl_reply_free(&again);
         } else if (r[i].type == DL_REPLY_INTEGER) {
             one = r[i].integer;
         } else {

@@ -14,6 +14,8 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #include "dl_conn.h"
 #include "dl_lock.h"
 #include "dl_scripts.h"
+#include "dl_token.h"
 
 #define SECRET "s3cr3t-PW-unit"
 
@@ -370,11 +373,15 @@ static void test_fork_child_reconnects(void **state)
 
 static void test_script_digests_match_server(void **state)
 {
+    /* Every script of dl_scripts.h: a wrong digest means NOSCRIPT on every call (EVAL each time). */
     static const struct { const char *text, *sha; } s[] = {
+        {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA},
         {DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA},
+        {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA},
+        {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA},
+        {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA},
         {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA},
         {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA},
-        {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -387,7 +394,14 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.type, DL_REPLY_STRING);
         assert_string_equal(r.str, s[i].sha);
         dl_reply_free(&r);
+        /* The script compiles and is cached under that digest. */
+        ok_cmd(c, &r, 3, "SCRIPT", "EXISTS", s[i].sha);
+        assert_int_equal(r.type, DL_REPLY_ARRAY);
+        assert_int_equal(r.elements, 1);
+        assert_int_equal(r.element[0].integer, 1);
+        dl_reply_free(&r);
     }
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 7);
     dl_conn_free(c);
 }
 
@@ -435,7 +449,18 @@ static void test_lock_cycle_binary_and_noscript(void **state)
         o.wait_us = 20000;
         assert_int_equal(dl_lock_acquire(&t2, l2, &o, &res, &err), DL_OK);
         assert_int_equal(res.acquired, 0);
-        assert_true(res.attempts >= 2);
+        /* One attempt, then one BLPOP covering the 20 ms (the script cache was
+         * empty: EVAL after NOSCRIPT); it times out and the waiter gives up. */
+        assert_int_equal(res.attempts, 1);
+        assert_int_equal(res.contended, 1);
+        assert_true(res.waited_us >= 20000 && res.waited_us < 500000);
+        {
+            dl_reply_t z;
+            ok_cmd(c, &z, 2, "EXISTS", l2->waiters_key);
+            assert_int_equal(z.type, DL_REPLY_INTEGER);
+            assert_int_equal(z.integer, 0);  /* it left the waiters set */
+            dl_reply_free(&z);
+        }
         o.wait_us = 0;
         assert_int_equal(dl_lock_release(&t2, l2, &released, &err), DL_OK);
         assert_int_equal(released, 0);
@@ -655,6 +680,456 @@ static void test_ambiguous_acquire_leaves_no_orphan(void **state)
     dl_conn_free(check);
 }
 
+/* ---- waiting over a real server: wake-ups and fair hand-over ---------- */
+
+/* Deletes the lock key and its companions (the wake lists of fair waiters with these tokens too). */
+static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, size_t ntokens)
+{
+    dl_transport_t t = dl_conn_transport(c);
+    const char *argv[8 + 8];
+    size_t len[8 + 8];
+    char mywake[8][256];
+    dl_cmd_t one;
+    dl_reply_t r;
+    dl_error_t err;
+    int n = 0;
+    size_t i;
+    argv[n] = "DEL"; len[n++] = 3;
+    argv[n] = l->key; len[n++] = l->key_len;
+    argv[n] = l->fence_key; len[n++] = l->fence_key_len;
+    argv[n] = l->wake_key; len[n++] = l->wake_key_len;
+    argv[n] = l->waiters_key; len[n++] = l->waiters_key_len;
+    argv[n] = l->queue_key; len[n++] = l->queue_key_len;
+    argv[n] = l->alive_key; len[n++] = l->alive_key_len;
+    for (i = 0; i < ntokens && i < 8; i++) {
+        len[n] = (size_t)snprintf(mywake[i], sizeof(mywake[i]), "%.*s%s", (int)l->wake_prefix_len, l->wake_prefix,
+                                  tokens[i]);
+        argv[n++] = mywake[i];
+    }
+    one.argc = n;
+    one.argv = argv;
+    one.argvlen = len;
+    assert_int_equal(t.call(t.impl, 1, &one, &r, 0, &err), DL_OK);
+    assert_int_equal(r.type, DL_REPLY_INTEGER);
+    dl_reply_free(&r);
+}
+
+/* The keys matching <key>*, sorted, joined by '|' into out. */
+static void keys_of(dl_conn_t *c, const dl_lease_t *l, char *out, size_t size)
+{
+    char pattern[256];
+    dl_reply_t r;
+    size_t i, used = 0;
+    snprintf(pattern, sizeof(pattern), "%s*", l->key);
+    ok_cmd(c, &r, 2, "KEYS", pattern);
+    assert_int_equal(r.type, DL_REPLY_ARRAY);
+    out[0] = '\0';
+    if (r.elements > 0) {
+        size_t a, b;
+        for (a = 0; a < r.elements; a++) {
+            for (b = a + 1; b < r.elements; b++) {
+                if (strcmp(r.element[a].str, r.element[b].str) > 0) {
+                    dl_reply_t tmp = r.element[a];
+                    r.element[a] = r.element[b];
+                    r.element[b] = tmp;
+                }
+            }
+        }
+    }
+    for (i = 0; i < r.elements; i++) {
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "|" : "", r.element[i].str);
+        assert_true(used < size);
+    }
+    dl_reply_free(&r);
+}
+
+static long long int_cmd(dl_conn_t *c, int argc, const char *a0, const char *a1, const char *a2)
+{
+    dl_reply_t r;
+    long long v;
+    if (argc == 2) ok_cmd(c, &r, 2, a0, a1);
+    else ok_cmd(c, &r, 3, a0, a1, a2);
+    assert_int_equal(r.type, DL_REPLY_INTEGER);
+    v = r.integer;
+    dl_reply_free(&r);
+    return v;
+}
+
+/* Polls until `ZCARD key` reaches n (at most 3 s). */
+static void wait_zcard(dl_conn_t *c, const char *key, long long n)
+{
+    int64_t until = dl_clock_now_ns() + 3000000000LL;
+    while (int_cmd(c, 2, "ZCARD", key, NULL) != n) {
+        if (dl_clock_now_ns() > until) fail_msg("%s never reached %lld members", key, n);
+        dl_clock_sleep_us(2000);
+    }
+}
+
+typedef struct {
+    const char *name;
+    int64_t wait_us;
+    int fair;
+    dl_status_t st;
+    dl_acquire_result_t res;
+    int64_t done_ns;
+    char token[DL_TOKEN_HEX_LEN + 1];
+    char msg[DL_ERR_MSG_MAX];
+} waiter_t;
+
+/* A waiter on its own connection (thread): records when dl_lock_acquire returned. No cmocka calls here. */
+static void *waiter_main(void *arg)
+{
+    waiter_t *w = arg;
+    dl_conn_t *c = local();
+    dl_transport_t t = dl_conn_transport(c);
+    dl_acquire_opts_t o;
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("unit:", 5, w->name, strlen(w->name), NULL, 0, 10000, &err);
+    memset(&o, 0, sizeof(o));
+    o.wait_us = w->wait_us;
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    if (!l) {
+        w->st = err.code;
+        dl_conn_free(c);
+        return NULL;
+    }
+    l->fair = w->fair;
+    memcpy(w->token, l->token, DL_TOKEN_HEX_LEN + 1);
+    w->st = dl_lock_acquire(&t, l, &o, &w->res, &err);
+    w->done_ns = dl_clock_now_ns();
+    if (w->st != DL_OK) snprintf(w->msg, sizeof(w->msg), "%s", err.msg);
+    dl_lease_free(l);
+    dl_conn_free(c);
+    return NULL;
+}
+
+/* Default mode: a waiter blocked in BLPOP wakes on the holder's release (no polling, no PTTL wait). */
+static void test_waiter_woken_by_release(void **state)
+{
+    dl_conn_t *c, *c2;
+    dl_transport_t t;
+    dl_lease_t *l, *lw;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    waiter_t w;
+    pthread_t th;
+    int64_t rel_ns, lat_ns;
+    int released;
+    char keys[1024], want[512];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    c2 = local();
+    t = dl_conn_transport(c);
+    memset(&o, 0, sizeof(o));
+    l = dl_lease_new("unit:", 5, "wake1", 5, NULL, 0, 10000, &err);
+    assert_non_null(l);
+    l->fencing = 1;
+    wipe(c, l, NULL, 0);
+    assert_int_equal(dl_lock_acquire(&t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+
+    memset(&w, 0, sizeof(w));
+    w.name = "wake1";
+    w.wait_us = 5000000;
+    assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+    /* The waiter entered the waiters set; give it a moment to be inside BLPOP. */
+    wait_zcard(c, l->waiters_key, 1);
+    dl_clock_sleep_us(100000);
+    rel_ns = dl_clock_now_ns();
+    assert_int_equal(dl_lock_release(&t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    if (w.st != DL_OK) fail_msg("waiter: %s: %s", dl_status_name(w.st), w.msg);
+    assert_int_equal(w.res.acquired, 1);
+    lat_ns = w.done_ns - rel_ns;
+    print_message("wake-up latency after release: %.3f ms (%u attempts)\n", lat_ns / 1e6, w.res.attempts);
+    /* Woken within a few ms (a round trip or two), not after the holder's 10 s TTL or a 2 s block. */
+    assert_true(lat_ns < 50000000);
+    assert_int_equal(w.res.attempts, 2);
+    assert_true(w.res.waited_us >= 100000 && w.res.waited_us < 1000000);
+
+    /* Its lease is on the server; releasing it leaves only the fencing counter. */
+    lw = dl_lease_new("unit:", 5, "wake1", 5, w.token, DL_TOKEN_HEX_LEN, 10000, &err);
+    assert_non_null(lw);
+    {
+        dl_transport_t t2 = dl_conn_transport(c2);
+        assert_int_equal(dl_lock_release(&t2, lw, &released, &err), DL_OK);
+        assert_int_equal(released, 1);
+    }
+    keys_of(c, l, keys, sizeof(keys));
+    snprintf(want, sizeof(want), "%s", l->fence_key);
+    assert_string_equal(keys, want);
+    dl_lease_free(lw);
+    wipe(c, l, NULL, 0);
+    dl_lease_free(l);
+    dl_conn_free(c);
+    dl_conn_free(c2);
+}
+
+/* A waiter whose wait runs out leaves nothing behind (default and fair mode): only the fencing counter remains. */
+static void test_waiter_timeout_leaves_nothing(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *l;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int fair, released;
+    char keys[1024], want[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    memset(&o, 0, sizeof(o));
+    for (fair = 0; fair <= 1; fair++) {
+        waiter_t w;
+        int64_t t0;
+        l = dl_lease_new("unit:", 5, "gone1", 5, NULL, 0, 10000, &err);
+        assert_non_null(l);
+        l->fencing = 1;
+        l->fair = fair;
+        wipe(c, l, NULL, 0);
+        assert_int_equal(dl_lock_acquire(&t, l, &o, &res, &err), DL_OK);
+        assert_int_equal(res.acquired, 1);
+
+        memset(&w, 0, sizeof(w));
+        w.name = "gone1";
+        w.wait_us = 300000;
+        w.fair = fair;
+        t0 = dl_clock_now_ns();
+        waiter_main(&w);
+        if (w.st != DL_OK) fail_msg("waiter: %s: %s", dl_status_name(w.st), w.msg);
+        assert_int_equal(w.res.acquired, 0);
+        assert_true(w.done_ns - t0 >= 300000000);
+        assert_true(w.done_ns - t0 < 800000000);
+        /* One attempt, one BLPOP for the whole wait, then the cancel: no attempt after the block. */
+        assert_int_equal(w.res.attempts, 1);
+
+        /* While held: the key and the fencing counter, nothing of the waiter. */
+        keys_of(c, l, keys, sizeof(keys));
+        if (strcmp(l->key, l->fence_key) < 0) snprintf(want, sizeof(want), "%s|%s", l->key, l->fence_key);
+        else snprintf(want, sizeof(want), "%s|%s", l->fence_key, l->key);
+        if (strcmp(keys, want) != 0) fail_msg("fair=%d: after the waiter's timeout: %s, expected %s", fair, keys, want);
+
+        assert_int_equal(dl_lock_release(&t, l, &released, &err), DL_OK);
+        assert_int_equal(released, 1);
+        keys_of(c, l, keys, sizeof(keys));
+        if (strcmp(keys, l->fence_key) != 0) fail_msg("fair=%d: after the release: %s", fair, keys);
+        wipe(c, l, NULL, 0);
+        dl_lease_free(l);
+    }
+    dl_conn_free(c);
+}
+
+/* What a forked fair waiter reports through the pipe. */
+typedef struct {
+    char who;
+    int acquired;
+    int64_t t_ns;
+    unsigned attempts;
+} report_t;
+
+/*
+ * A child process: waits fairly (10 s) for name with the given token and ttl
+ * on its own connection, reports, holds hold_us, releases, exits 0 when all
+ * went well. Never returns.
+ */
+static void fair_child(int fd, char who, const char *name, const char *token, int64_t ttl_ms, int64_t hold_us)
+{
+    dl_conn_t *c = local();
+    dl_transport_t t = dl_conn_transport(c);
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    report_t rep;
+    int released = 0, code = 0;
+    dl_lease_t *l = dl_lease_new("unit:", 5, name, strlen(name), token, strlen(token), ttl_ms, &err);
+    if (!l) _exit(20);
+    l->fair = 1;
+    memset(&o, 0, sizeof(o));
+    o.wait_us = 10000000;
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    if (dl_lock_acquire(&t, l, &o, &res, &err) != DL_OK) code = 21;
+    memset(&rep, 0, sizeof(rep));
+    rep.who = who;
+    rep.acquired = res.acquired;
+    rep.t_ns = dl_clock_now_ns();
+    rep.attempts = res.attempts;
+    if (write(fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep)) code = 22;
+    if (code == 0 && res.acquired) {
+        int64_t pttl = 0;
+        /* The hand-over's claim was extended to our ttl. */
+        if (dl_lock_status(&t, l, &pttl, &err) != DL_OK || pttl <= DL_FAIR_CLAIM_MS) code = 23;
+        dl_clock_sleep_us(hold_us);
+        if (dl_lock_release(&t, l, &released, &err) != DL_OK || !released) code = 24;
+    }
+    if (code == 0 && !res.acquired) code = 25;
+    dl_lease_free(l);
+    dl_conn_free(c);
+    _exit(code);
+}
+
+static void read_report(int fd, report_t *rep)
+{
+    ssize_t n = read(fd, rep, sizeof(*rep));
+    if (n != (ssize_t)sizeof(*rep)) fail_msg("no report from a waiter (read %zd)", n);
+}
+
+static void reap(pid_t pid, const char *who)
+{
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fail_msg("waiter %s ended with status 0x%x", who, status);
+    }
+}
+
+/* Fair mode: waiters queued A, B, C get the lock in that order, each handed over on the previous release. */
+static void test_fair_fifo_order(void **state)
+{
+    static const char *const tokens[] = {"tok-A", "tok-B", "tok-C"};
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *l;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    report_t rep[3];
+    pid_t pid[3];
+    int fds[2], released, i;
+    int64_t rel_ns;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    memset(&o, 0, sizeof(o));
+    l = dl_lease_new("unit:", 5, "fifo1", 5, NULL, 0, 10000, &err);
+    assert_non_null(l);
+    l->fair = 1;
+    wipe(c, l, tokens, 3);
+    assert_int_equal(dl_lock_acquire(&t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(pipe(fds), 0);
+
+    for (i = 0; i < 3; i++) {
+        fflush(NULL);
+        pid[i] = fork();
+        assert_true(pid[i] >= 0);
+        if (pid[i] == 0) {
+            close(fds[0]);
+            fair_child(fds[1], (char)('A' + i), "fifo1", tokens[i], 5000, 50000);
+        }
+        wait_zcard(c, l->queue_key, i + 1);  /* queued in this order */
+    }
+    close(fds[1]);
+    rel_ns = dl_clock_now_ns();
+    assert_int_equal(dl_lock_release(&t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    for (i = 0; i < 3; i++) read_report(fds[0], &rep[i]);
+    close(fds[0]);
+    for (i = 0; i < 3; i++) reap(pid[i], tokens[i]);
+    print_message("fair grants: %c +%.1f ms, %c +%.1f ms, %c +%.1f ms after the release\n", rep[0].who,
+                  (rep[0].t_ns - rel_ns) / 1e6, rep[1].who, (rep[1].t_ns - rel_ns) / 1e6, rep[2].who,
+                  (rep[2].t_ns - rel_ns) / 1e6);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(rep[i].who, 'A' + i);
+        assert_int_equal(rep[i].acquired, 1);
+        assert_int_equal(rep[i].attempts, 1);  /* granted by hand-over, not by another attempt */
+    }
+    /* Each hand-over comes at once: the previous holder's 50 ms, plus a few ms. */
+    assert_true(rep[0].t_ns - rel_ns < 100000000);
+    assert_true(rep[1].t_ns - rep[0].t_ns >= 50000000 && rep[1].t_ns - rep[0].t_ns < 250000000);
+    assert_true(rep[2].t_ns - rep[1].t_ns >= 50000000 && rep[2].t_ns - rep[1].t_ns < 250000000);
+    /* The last release found nobody: no key, queue, liveness or wake list is left. */
+    keys_of(c, l, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(l);
+    dl_conn_free(c);
+}
+
+/* Fair mode: a waiter killed while queued is skipped once its liveness window passed. */
+static void test_fair_dead_waiter_skipped(void **state)
+{
+    static const char *const tokens[] = {"tok-K", "tok-A"};
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *l;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    report_t rep;
+    pid_t k, a;
+    int fds[2], released, status;
+    int64_t killed_ns, rel_ns;
+    dl_reply_t r;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    memset(&o, 0, sizeof(o));
+    l = dl_lease_new("unit:", 5, "dead1", 5, NULL, 0, 20000, &err);
+    assert_non_null(l);
+    l->fair = 1;
+    wipe(c, l, tokens, 2);
+    assert_int_equal(dl_lock_acquire(&t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(pipe(fds), 0);
+
+    fflush(NULL);
+    k = fork();
+    assert_true(k >= 0);
+    if (k == 0) {
+        close(fds[0]);
+        fair_child(fds[1], 'K', "dead1", "tok-K", 5000, 0);
+    }
+    wait_zcard(c, l->queue_key, 1);
+    /* K's last sign of life was before this point. */
+    assert_int_equal(kill(k, SIGKILL), 0);
+    killed_ns = dl_clock_now_ns();
+    assert_int_equal(waitpid(k, &status, 0), k);
+    assert_true(WIFSIGNALED(status));
+
+    fflush(NULL);
+    a = fork();
+    assert_true(a >= 0);
+    if (a == 0) {
+        close(fds[0]);
+        fair_child(fds[1], 'A', "dead1", "tok-A", 5000, 0);
+    }
+    close(fds[1]);
+    wait_zcard(c, l->queue_key, 2);  /* A queued behind the dead K */
+
+    /* Release once K's liveness window is over (A keeps its own alive by re-attempting). */
+    dl_clock_sleep_us((killed_ns + (DL_FAIR_ALIVE_MS + 150) * 1000000LL - dl_clock_now_ns()) / 1000);
+    rel_ns = dl_clock_now_ns();
+    assert_int_equal(dl_lock_release(&t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    read_report(fds[0], &rep);
+    close(fds[0]);
+    reap(a, "A");
+    print_message("after a dead waiter: A granted %.1f ms after the release\n", (rep.t_ns - rel_ns) / 1e6);
+    assert_int_equal(rep.who, 'A');
+    assert_int_equal(rep.acquired, 1);
+    /* Handed straight to A (K skipped), not after K's claim ran out. */
+    assert_true(rep.t_ns - rel_ns < 200000000);
+    /* K left no trace: not queued, no liveness entry, no wake list. */
+    ok_cmd(c, &r, 3, "ZSCORE", l->queue_key, "tok-K");
+    assert_int_equal(r.type, DL_REPLY_NIL);
+    dl_reply_free(&r);
+    assert_int_equal(int_cmd(c, 3, "HEXISTS", l->alive_key, "tok-K"), 0);
+    keys_of(c, l, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(l);
+    dl_conn_free(c);
+}
+
 int main(void)
 {
     const char *p = getenv("DISTLOCK_TEST_REDIS_PORT");
@@ -672,6 +1147,10 @@ int main(void)
         cmocka_unit_test(test_idle_connection_closed_by_server),
         cmocka_unit_test(test_fenced_acquire_real),
         cmocka_unit_test(test_ambiguous_acquire_leaves_no_orphan),
+        cmocka_unit_test(test_waiter_woken_by_release),
+        cmocka_unit_test(test_waiter_timeout_leaves_nothing),
+        cmocka_unit_test(test_fair_fifo_order),
+        cmocka_unit_test(test_fair_dead_waiter_skipped),
     };
     port = p && *p ? atoi(p) : 0;
     if (!port) {

@@ -1,10 +1,21 @@
 /*
- * test_lock — the lock logic (dl_lock) driven through a fake transport.
+ * test_lock — the lock logic (dl_lock, dl_acquire, dl_script) driven through a
+ * fake transport, asserting the wire protocol exactly.
  *
  * The fake records every call (each command's argv, copied with its exact
- * lengths, and the time of the call) and answers from a queue of scripted
- * steps, or from a handler function that looks at the commands. A step is
- * either replies (DL_OK) or a transport failure (DL_ERR_TIMEOUT, ...).
+ * lengths, the extra read timeout and the time of the call) and answers from
+ * a queue of scripted steps, or from a handler function that looks at the
+ * commands. A step is either replies (DL_OK) or a transport failure
+ * (DL_ERR_TIMEOUT, ...).
+ *
+ * Protocol under test (dl_lock.h, dl_script.h, dl_scripts.h):
+ *   tryLock (no wait, no fencing, not fair)  SET key token NX PX ttl
+ *   waiting / fencing attempt   EVALSHA acquire 3 K F Q token ttl fence window
+ *   fair attempt                EVALSHA fair-acquire 5 K F FQ FA MYWAKE token ttl fence window
+ *   waiting                     BLPOP W|MYWAKE <secs.mmm>  (extra_timeout_us = the block)
+ *   giving up                   EVALSHA cancel 2 Q W token | fair-release ... "cancel"
+ *   ambiguous attempt           EVAL <release text> ... (once, never retried)
+ *   release                     EVALSHA release 3 K W Q token 2000 | fair-release ... "release"
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +23,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +34,12 @@
 #include "dl_scripts.h"
 #include "dl_token.h"
 
-#define MAX_ARGS 8
+#define MAX_ARGS 16
 #define MAX_CMDS 16
 #define MAX_CALLS 1024
 #define MAX_STEPS 64
+
+#define ENDPOINT "fake-redis:6390"
 
 typedef struct {
     int argc;
@@ -44,8 +58,9 @@ typedef struct {
     dl_reply_type_t type;
     long long integer;
     const char *str;
-    size_t nelem;          /* DL_REPLY_ARRAY of integers */
+    size_t nelem;          /* DL_REPLY_ARRAY of integers, or of strings when selem[0] is set */
     long long elem[2];
+    const char *selem[2];
 } rspec_t;
 
 #define RP_OK ((rspec_t){.type = DL_REPLY_STATUS, .str = "OK"})
@@ -54,8 +69,11 @@ typedef struct {
 #define RP_ERR(s) ((rspec_t){.type = DL_REPLY_ERROR, .str = (s)})
 #define RP_STR(s) ((rspec_t){.type = DL_REPLY_STRING, .str = (s)})
 #define RP_ARR2(a, b) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .elem = {(a), (b)}})
+/* What BLPOP answers when it pops: {list, value}. */
+#define RP_POP(k, v) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .selem = {(k), (v)}})
 
 #define NOSCRIPT_MSG "NOSCRIPT No matching script. Please use EVAL."
+#define NOPERM_BLPOP "NOPERM User dl has no permissions to run the 'blpop' command"
 
 typedef struct {
     dl_status_t st;        /* DL_OK: replies; else a transport failure */
@@ -68,6 +86,9 @@ typedef struct {
 typedef struct fake fake_t;
 typedef step_t (*handler_t)(fake_t *f, const rec_call_t *call);
 
+/* What the generic waiting handler (h_wait) answers. */
+enum { BL_SLEEP_NIL = 0, BL_NIL, BL_POP, BL_NOPERM };
+
 struct fake {
     step_t steps[MAX_STEPS];
     size_t nsteps, next;
@@ -76,6 +97,12 @@ struct fake {
     handler_t handler;
     int counter;       /* for handlers */
     int flag;          /* for handlers */
+    /* h_wait */
+    long long pttl;    /* holder PTTL answered to a failed attempt */
+    int grant_at;      /* attempt number (1-based) that is granted; 0: never */
+    int blpop_mode;    /* BL_* */
+    const char *pop_value;
+    int attempts, blpops, cancels, refreshes;
     dl_transport_t t;
 };
 
@@ -139,8 +166,17 @@ static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             replies[i].element = calloc(s.r[i].nelem, sizeof(dl_reply_t));
             assert_non_null(replies[i].element);
             for (e = 0; e < s.r[i].nelem; e++) {
-                replies[i].element[e].type = DL_REPLY_INTEGER;
-                replies[i].element[e].integer = s.r[i].elem[e];
+                if (s.r[i].selem[0]) {
+                    dl_reply_t *el = &replies[i].element[e];
+                    el->type = DL_REPLY_STRING;
+                    el->len = strlen(s.r[i].selem[e]);
+                    el->str = malloc(el->len + 1);
+                    assert_non_null(el->str);
+                    memcpy(el->str, s.r[i].selem[e], el->len + 1);
+                } else {
+                    replies[i].element[e].type = DL_REPLY_INTEGER;
+                    replies[i].element[e].integer = s.r[i].elem[e];
+                }
             }
         }
     }
@@ -158,6 +194,7 @@ static int setup(void **state)
     if (!f->calls) return -1;
     f->t.call = fake_call;
     f->t.impl = f;
+    f->t.endpoint = ENDPOINT;
     F = f;
     *state = f;
     return 0;
@@ -203,6 +240,12 @@ static void push(fake_t *f, dl_status_t st, const char *msg, size_t n, ...)
 #define push_ok(f, ...) push((f), DL_OK, NULL, sizeof((rspec_t[]){__VA_ARGS__}) / sizeof(rspec_t), __VA_ARGS__)
 #define push_fail(f, st, msg) push((f), (st), (msg), 0)
 
+/* Drops the steps not consumed (after asserting that a retry did not happen). */
+static void drop_unused_steps(fake_t *f)
+{
+    f->nsteps = f->next = 0;
+}
+
 static step_t step_replies(size_t n, const rspec_t *r)
 {
     step_t s;
@@ -211,6 +254,11 @@ static step_t step_replies(size_t n, const rspec_t *r)
     s.n = n;
     memcpy(s.r, r, n * sizeof(*r));
     return s;
+}
+
+static step_t step_one(rspec_t r)
+{
+    return step_replies(1, &r);
 }
 
 /* Asserts that cmd has exactly the given arguments: pairs (const char *, size_t len). */
@@ -228,7 +276,8 @@ static void expect_cmd(const rec_cmd_t *cmd, int argc, ...)
         if (cmd->len[i] != wlen || memcmp(cmd->argv[i], want, wlen) != 0) {
             va_end(ap);
             fail_msg("argument %d of %s is \"%.*s\" (%zu bytes), expected \"%.*s\" (%zu bytes)", i, cmd->argv[0],
-                     (int)cmd->len[i], cmd->argv[i], cmd->len[i], (int)wlen, want, wlen);
+                     (int)(cmd->len[i] > 200 ? 200 : cmd->len[i]), cmd->argv[i], cmd->len[i],
+                     (int)(wlen > 200 ? 200 : wlen), want, wlen);
         }
     }
     va_end(ap);
@@ -236,6 +285,7 @@ static void expect_cmd(const rec_cmd_t *cmd, int argc, ...)
 
 #define S(x) (x), strlen(x)
 #define B(x) (x), (sizeof(x) - 1)
+#define K(l, f) (l)->f, (l)->f##_len
 
 static dl_lease_t *mk_lease(const char *prefix, const char *name, const char *token, int64_t ttl_ms)
 {
@@ -243,6 +293,13 @@ static dl_lease_t *mk_lease(const char *prefix, const char *name, const char *to
     dl_lease_t *l = dl_lease_new(prefix, strlen(prefix), name, strlen(name), token, token ? strlen(token) : 0, ttl_ms,
                                  &err);
     assert_non_null(l);
+    return l;
+}
+
+static dl_lease_t *mk_fair(const char *name, const char *token, int64_t ttl_ms)
+{
+    dl_lease_t *l = mk_lease("lock:", name, token, ttl_ms);
+    l->fair = 1;
     return l;
 }
 
@@ -261,6 +318,148 @@ static int is_cmd(const rec_cmd_t *c, const char *name)
 {
     return c->len[0] == strlen(name) && memcmp(c->argv[0], name, c->len[0]) == 0;
 }
+
+/* EVALSHA of the script with this digest, or EVAL of this text. */
+static int is_script(const rec_cmd_t *c, const char *sha, const char *text)
+{
+    if (c->argc < 2) return 0;
+    if (is_cmd(c, "EVALSHA")) return c->len[1] == 40 && memcmp(c->argv[1], sha, 40) == 0;
+    if (is_cmd(c, "EVAL")) return c->len[1] == strlen(text) && memcmp(c->argv[1], text, c->len[1]) == 0;
+    return 0;
+}
+
+#define IS_ACQUIRE(c) is_script((c), DL_SCRIPT_ACQUIRE_SHA, DL_SCRIPT_ACQUIRE)
+#define IS_FAIR_ACQUIRE(c) is_script((c), DL_SCRIPT_FAIR_ACQUIRE_SHA, DL_SCRIPT_FAIR_ACQUIRE)
+#define IS_RELEASE(c) is_script((c), DL_SCRIPT_RELEASE_SHA, DL_SCRIPT_RELEASE)
+#define IS_CANCEL(c) is_script((c), DL_SCRIPT_CANCEL_SHA, DL_SCRIPT_CANCEL)
+#define IS_FAIR_RELEASE(c) is_script((c), DL_SCRIPT_FAIR_RELEASE_SHA, DL_SCRIPT_FAIR_RELEASE)
+#define IS_REFRESH(c) is_script((c), DL_SCRIPT_REFRESH_SHA, DL_SCRIPT_REFRESH)
+
+/* ---- expected shapes -------------------------------------------------- */
+
+static void expect_acquire(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl, const char *fence,
+                           const char *window)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_ACQUIRE : DL_SCRIPT_ACQUIRE_SHA;
+    expect_cmd(c, 10, S(h), S(s), S("3"), K(l, key), K(l, fence_key), K(l, waiters_key), K(l, token), S(ttl), S(fence),
+               S(window));
+}
+
+static void expect_fair_acquire(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl, const char *fence,
+                                const char *window)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_FAIR_ACQUIRE : DL_SCRIPT_FAIR_ACQUIRE_SHA;
+    expect_cmd(c, 12, S(h), S(s), S("5"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key),
+               K(l, my_wake_key), K(l, token), S(ttl), S(fence), S(window));
+}
+
+static void expect_release(const rec_cmd_t *c, int eval, const dl_lease_t *l)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_RELEASE : DL_SCRIPT_RELEASE_SHA;
+    expect_cmd(c, 8, S(h), S(s), S("3"), K(l, key), K(l, wake_key), K(l, waiters_key), K(l, token), S("2000"));
+}
+
+static void expect_cancel(const rec_cmd_t *c, int eval, const dl_lease_t *l)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_CANCEL : DL_SCRIPT_CANCEL_SHA;
+    expect_cmd(c, 6, S(h), S(s), S("2"), K(l, waiters_key), K(l, wake_key), K(l, token));
+}
+
+/* mode "release" or "cancel" */
+static void expect_fair_release(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *mode)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_FAIR_RELEASE : DL_SCRIPT_FAIR_RELEASE_SHA;
+    expect_cmd(c, 12, S(h), S(s), S("4"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key), K(l, token),
+               K(l, wake_prefix), S("2000"), S("3000"), S(mode));
+}
+
+static void expect_refresh(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl)
+{
+    const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_REFRESH : DL_SCRIPT_REFRESH_SHA;
+    expect_cmd(c, 6, S(h), S(s), S("1"), K(l, key), K(l, token), S(ttl));
+}
+
+static void expect_blpop(const rec_call_t *call, const char *key, size_t key_len, const char *secs, int64_t extra_us)
+{
+    assert_int_equal(call->n, 1);
+    expect_cmd(&call->cmd[0], 3, S("BLPOP"), key, key_len, S(secs));
+    if (call->extra_timeout_us != extra_us) {
+        fail_msg("BLPOP %s: extra_timeout_us %lld, expected %lld", secs, (long long)call->extra_timeout_us,
+                 (long long)extra_us);
+    }
+}
+
+/* A BLPOP's timeout argument is "<s>.<ms>" and says the same as its
+ * extra_timeout_us, rounded up to whole ms (a block meant to last to the
+ * deadline does). */
+static void expect_blpop_consistent(const rec_call_t *call)
+{
+    const rec_cmd_t *c = &call->cmd[0];
+    char want[32];
+    assert_true(is_cmd(c, "BLPOP"));
+    assert_int_equal(c->argc, 3);
+    long long ms = (long long)((call->extra_timeout_us + 999) / 1000);  /* rounded up to whole ms */
+    snprintf(want, sizeof(want), "%lld.%03lld", ms / 1000, ms % 1000);
+    if (strcmp(c->argv[2], want) != 0) {
+        fail_msg("BLPOP timeout \"%s\" but extra_timeout_us %lld", c->argv[2], (long long)call->extra_timeout_us);
+    }
+    /* BLPOP 0 blocks forever: never sent; below 1 ms the waiter sleeps instead. */
+    assert_true(call->extra_timeout_us >= 1000);
+    assert_true(call->extra_timeout_us <= DL_WAIT_BLOCK_CAP_US);
+}
+
+/* ---- the generic waiting handler -------------------------------------- */
+
+/*
+ * Acquire attempts (default or fair) fail with {0, f->pttl} until attempt
+ * f->grant_at; BLPOP answers per f->blpop_mode; cancel / release answer 0
+ * (NOSCRIPT to EVALSHA when f->flag is set), refresh 1.
+ */
+static step_t h_wait(fake_t *f, const rec_call_t *call)
+{
+    const rec_cmd_t *c = &call->cmd[0];
+    step_t s;
+    assert_int_equal(call->n, 1);
+    if (IS_ACQUIRE(c) || IS_FAIR_ACQUIRE(c)) {
+        f->attempts++;
+        if (f->grant_at && f->attempts == f->grant_at) return step_one(RP_ARR2(1, 0));
+        return step_one(RP_ARR2(0, f->pttl));
+    }
+    if (is_cmd(c, "BLPOP")) {
+        f->blpops++;
+        switch (f->blpop_mode) {
+        case BL_SLEEP_NIL:
+            s = step_one(RP_NIL);
+            s.delay_us = call->extra_timeout_us;  /* as a real server: blocks for the timeout */
+            return s;
+        case BL_NIL: return step_one(RP_NIL);
+        case BL_POP: return step_one(RP_POP(c->argv[1], f->pop_value ? f->pop_value : "1"));
+        default: return step_one(RP_ERR(NOPERM_BLPOP));
+        }
+    }
+    if (IS_CANCEL(c) || IS_FAIR_RELEASE(c) || IS_RELEASE(c)) {
+        if (f->flag && is_cmd(c, "EVALSHA")) return step_one(RP_ERR(NOSCRIPT_MSG));  /* flushed cache */
+        f->cancels++;
+        return step_one(RP_INT(0));
+    }
+    if (IS_REFRESH(c)) {
+        f->refreshes++;
+        return step_one(RP_INT(1));
+    }
+    fail_msg("unexpected command %s", c->argv[0]);
+    return step_one(RP_NIL);
+}
+
+static size_t count_where(const fake_t *f, int (*pred)(const rec_cmd_t *))
+{
+    size_t i, n = 0;
+    for (i = 0; i < f->ncalls; i++) n += (size_t)pred(&f->calls[i].cmd[0]);
+    return n;
+}
+
+static int p_blpop(const rec_cmd_t *c) { return is_cmd(c, "BLPOP"); }
+static int p_cancel(const rec_cmd_t *c) { return IS_CANCEL(c); }
+static int p_fair_release(const rec_cmd_t *c) { return IS_FAIR_RELEASE(c); }
 
 /* ---- leases ---------------------------------------------------------- */
 
@@ -283,9 +482,16 @@ static void test_lease_new_random_token(void **state)
         assert_true((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
     }
     assert_string_not_equal(a->token, b->token);
+    /* The waiter's own wake key carries the generated token. */
+    assert_int_equal(a->my_wake_key_len, strlen("lock:acct:7{lock:acct:7}:wake:") + DL_TOKEN_HEX_LEN);
+    assert_memory_equal(a->my_wake_key + a->wake_prefix_len, a->token, DL_TOKEN_HEX_LEN);
+    assert_int_equal(a->my_wake_key[a->my_wake_key_len], '\0');
     assert_int_equal(a->ttl_ms, 4000);
     assert_int_equal(a->pid, getpid());
     assert_int_equal(a->valid_until_ns, 0);
+    assert_int_equal(a->fencing, 0);
+    assert_int_equal(a->fair, 0);
+    assert_int_equal(a->fence, 0);
     assert_int_equal(dl_lease_validity_us(a), 0);
     dl_lease_free(a);
     dl_lease_free(b);
@@ -319,6 +525,10 @@ static void test_lease_new_given_token(void **state)
     assert_memory_equal(l->token, longtok, DL_TOKEN_MAX);
     assert_int_equal(l->token[DL_TOKEN_MAX], '\0');
     assert_int_equal(l->key_len, 1);
+    assert_int_equal(l->my_wake_key_len, strlen("x{x}:wake:") + DL_TOKEN_MAX);
+    assert_memory_equal(l->my_wake_key, "x{x}:wake:", strlen("x{x}:wake:"));
+    assert_memory_equal(l->my_wake_key + strlen("x{x}:wake:"), longtok, DL_TOKEN_MAX);
+    assert_int_equal(l->my_wake_key[l->my_wake_key_len], '\0');
     dl_lease_free(l);
 }
 
@@ -337,7 +547,110 @@ static void test_lease_validity(void **state)
     dl_lease_free(l);
 }
 
-/* ---- acquire --------------------------------------------------------- */
+/* One companion key: exactly want (want_len bytes, may hold NULs), NUL-terminated, inside the lease's block. */
+static void check_key(const dl_lease_t *l, const char *what, const char *got, size_t got_len, const char *want,
+                      size_t want_len)
+{
+    if (got_len != want_len || memcmp(got, want, want_len) != 0) {
+        fail_msg("%s is \"%.*s\" (%zu bytes), expected \"%.*s\" (%zu bytes)", what, (int)got_len, got, got_len,
+                 (int)want_len, want, want_len);
+    }
+    assert_int_equal(got[got_len], '\0');
+    /* In the one malloc block: after the struct (freed with it). */
+    assert_true(got > (const char *)l && got > l->token);
+}
+
+/* Checks every companion key of l against base + suffix (base: the key with its hash tag). */
+static void check_companions(const dl_lease_t *l, const char *base, size_t base_len)
+{
+    static const struct { const char *what, *suffix; } k[] = {
+        {"fence_key", ":fence"}, {"wake_key", ":wake"}, {"waiters_key", ":waiters"},
+        {"queue_key", ":queue"}, {"alive_key", ":alive"}, {"wake_prefix", ":wake:"},
+    };
+    const char *got[6];
+    size_t got_len[6], i;
+    char want[4096];
+    got[0] = l->fence_key; got_len[0] = l->fence_key_len;
+    got[1] = l->wake_key; got_len[1] = l->wake_key_len;
+    got[2] = l->waiters_key; got_len[2] = l->waiters_key_len;
+    got[3] = l->queue_key; got_len[3] = l->queue_key_len;
+    got[4] = l->alive_key; got_len[4] = l->alive_key_len;
+    got[5] = l->wake_prefix; got_len[5] = l->wake_prefix_len;
+    assert_true(base_len + 16 + l->token_len < sizeof(want));
+    for (i = 0; i < 6; i++) {
+        size_t sl = strlen(k[i].suffix);
+        memcpy(want, base, base_len);
+        memcpy(want + base_len, k[i].suffix, sl);
+        check_key(l, k[i].what, got[i], got_len[i], want, base_len + sl);
+    }
+    /* my_wake_key = wake prefix + token */
+    memcpy(want, base, base_len);
+    memcpy(want + base_len, ":wake:", 6);
+    memcpy(want + base_len + 6, l->token, l->token_len);
+    check_key(l, "my_wake_key", l->my_wake_key, l->my_wake_key_len, want, base_len + 6 + l->token_len);
+    /* The companion keys do not overlap each other or the key/token. */
+    assert_true(l->fence_key >= l->token + l->token_len + 1);
+    assert_true(l->wake_key >= l->fence_key + l->fence_key_len + 1);
+    assert_true(l->waiters_key >= l->wake_key + l->wake_key_len + 1);
+    assert_true(l->queue_key >= l->waiters_key + l->waiters_key_len + 1);
+    assert_true(l->alive_key >= l->queue_key + l->queue_key_len + 1);
+    assert_true(l->wake_prefix >= l->alive_key + l->alive_key_len + 1);
+    assert_true(l->my_wake_key >= l->wake_prefix + l->wake_prefix_len + 1);
+}
+
+static void test_lease_companion_keys(void **state)
+{
+    static const char bkey[] = "pre\0na\0me";
+    static const char btok[] = "t\0k";
+    char big_prefix[DL_PREFIX_MAX], big_name[DL_NAME_MAX], big_tok[DL_TOKEN_MAX], base[2 * (DL_PREFIX_MAX + DL_NAME_MAX) + 2];
+    dl_error_t err;
+    dl_lease_t *l;
+    size_t klen;
+    (void)state;
+
+    /* A plain key: followed by itself as the hash tag (same slot, same prefix). */
+    l = mk_lease("lock:", "acct:7", "tok", 1000);
+    check_companions(l, B("lock:acct:7{lock:acct:7}"));
+    assert_memory_equal(l->wake_key, "lock:acct:7{lock:acct:7}:wake", l->wake_key_len);
+    dl_lease_free(l);
+
+    /* A key with a hash tag: plain suffixes. */
+    l = mk_lease("lock:", "{acct}:7", "tok", 1000);
+    check_companions(l, B("lock:{acct}:7"));
+    assert_memory_equal(l->my_wake_key, "lock:{acct}:7:wake:tok", l->my_wake_key_len);
+    dl_lease_free(l);
+
+    /* An unclosed '{': wrapped. An empty tag "{}" is no tag: wrapped too. */
+    l = mk_lease("lock:", "{x", "tok", 1000);
+    check_companions(l, B("{lock:{x}"));
+    dl_lease_free(l);
+    l = mk_lease("lock:", "{}x", "tok", 1000);
+    check_companions(l, B("lock:{}x"));  /* contains '}' without a valid tag: plain suffix */
+    dl_lease_free(l);
+
+    /* Binary key and token. */
+    l = dl_lease_new("pre\0", 4, "na\0me", 5, btok, sizeof(btok) - 1, 1000, &err);
+    assert_non_null(l);
+    assert_int_equal(l->key_len, sizeof(bkey) - 1);
+    check_companions(l, B("pre\0na\0me{pre\0na\0me}"));
+    dl_lease_free(l);
+
+    /* The largest key and token: the block is big enough (ASan checks every byte). */
+    memset(big_prefix, 'p', sizeof(big_prefix));
+    memset(big_name, 'n', sizeof(big_name));
+    memset(big_tok, 'k', sizeof(big_tok));
+    l = dl_lease_new(big_prefix, sizeof(big_prefix), big_name, sizeof(big_name), big_tok, sizeof(big_tok), 1000, &err);
+    assert_non_null(l);
+    klen = sizeof(big_prefix) + sizeof(big_name);
+    memcpy(base, l->key, klen);
+    base[klen] = '{';
+    memcpy(base + klen + 1, l->key, klen);
+    base[2 * klen + 1] = '}';
+    check_companions(l, base, 2 * klen + 2);
+    dl_lease_free(l);
+}
+
+/* ---- acquire without waiting (tryLock): SET NX PX --------------------- */
 
 static void test_acquire_no_wait_sends_one_set(void **state)
 {
@@ -365,6 +678,7 @@ static void test_acquire_no_wait_sends_one_set(void **state)
     assert_true(dl_lease_validity_us(l) > 1400000);
     assert_true(dl_lease_validity_us(l) <= 1500000);
     assert_int_equal(l->pid, getpid());
+    assert_int_equal(l->fence, 0);
     dl_lease_free(l);
 }
 
@@ -392,6 +706,7 @@ static void test_acquire_not_acquired_on_nil(void **state)
     dl_acquire_result_t res;
     dl_error_t err;
 
+    /* Taken, no wait: one SET, no waiter entry, so no cancel either. */
     push_ok(f, RP_NIL);
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
@@ -401,291 +716,6 @@ static void test_acquire_not_acquired_on_nil(void **state)
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(l->valid_until_ns, 0);
     assert_int_equal(dl_lease_validity_us(l), 0);
-    dl_lease_free(l);
-}
-
-/* Always taken, holder PTTL 10 s (never caps the sleeps here). */
-static step_t h_always_taken(fake_t *f, const rec_call_t *c)
-{
-    const rspec_t r[2] = {RP_NIL, RP_INT(10000)};
-    (void)f;
-    return step_replies(c->n, r);
-}
-
-static void test_acquire_wait_pipelines_set_and_pttl_until_deadline(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(30000, 2000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int64_t t0, el;
-    size_t i;
-
-    f->handler = h_always_taken;
-    t0 = dl_clock_now_ns();
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    el = dl_clock_now_ns() - t0;
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(res.attempts, f->ncalls);
-    assert_int_equal(res.contended, f->ncalls);
-    /* Backoff 2, 4, 8, 16 ms against a 30 ms wait: a handful of attempts, no spinning. */
-    assert_true(f->ncalls >= 3);
-    assert_true(f->ncalls <= 10);
-    for (i = 0; i < f->ncalls; i++) {
-        assert_int_equal(f->calls[i].n, 2);
-        expect_cmd(&f->calls[i].cmd[0], 6, S("SET"), S("lock:w"), S("tok"), S("NX"), S("PX"), S("1500"));
-        expect_cmd(&f->calls[i].cmd[1], 2, S("PTTL"), S("lock:w"));
-        if (i > 0) assert_true(f->calls[i].t_ns - f->calls[i - 1].t_ns >= 1900000);
-    }
-    /* It kept trying until the deadline, and stopped soon after. */
-    assert_true(f->calls[f->ncalls - 1].t_ns - t0 >= 29000000);
-    assert_true(el >= 30000000);
-    assert_true(el < 30000000 + 150000000);
-    assert_true(res.waited_us >= 30000);
-    assert_true(res.waited_us <= el / 1000 + 1);
-    assert_int_equal(l->valid_until_ns, 0);
-    dl_lease_free(l);
-}
-
-static void test_acquire_wait_then_ok(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-
-    push_ok(f, RP_NIL, RP_INT(10000));
-    push_ok(f, RP_NIL, RP_INT(10000));
-    push_ok(f, RP_OK, RP_INT(1500));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.attempts, 3);
-    assert_int_equal(res.contended, 2);
-    assert_int_equal(f->ncalls, 3);
-    /* Validity counts from the send time of the successful attempt. */
-    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 1500LL * 1000000);
-    assert_true(l->valid_until_ns >= f->calls[1].t_ns + 1500LL * 1000000);
-    assert_true(res.waited_us < 500000);
-    dl_lease_free(l);
-}
-
-static void test_acquire_sleep_capped_by_holder_pttl(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "p", "tok", 1500);
-    /* Backoff 200 ms: without the PTTL cap the second attempt would come 200 ms later. */
-    dl_acquire_opts_t o = opts_wait(1000000, 200000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int64_t gap;
-
-    push_ok(f, RP_NIL, RP_INT(5));
-    push_ok(f, RP_OK, RP_INT(1500));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    assert_int_equal(f->ncalls, 2);
-    gap = f->calls[1].t_ns - f->calls[0].t_ns;
-    assert_true(gap >= 4500000);
-    assert_true(gap < 100000000);
-    dl_lease_free(l);
-}
-
-static void test_acquire_unknown_pttl_does_not_cap(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "p", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(1000000, 30000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int64_t gap;
-
-    /* -2: the key vanished between SET and PTTL; the delay is the backoff's. */
-    push_ok(f, RP_NIL, RP_INT(-2));
-    push_ok(f, RP_OK, RP_INT(1500));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    gap = f->calls[1].t_ns - f->calls[0].t_ns;
-    assert_true(gap >= 29000000);
-    assert_true(gap < 200000000);
-    dl_lease_free(l);
-}
-
-static void expect_release_cmd(const rec_cmd_t *c, const dl_lease_t *l)
-{
-    expect_cmd(c, 5, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("1"), l->key, l->key_len, l->token, l->token_len);
-}
-
-static void test_acquire_ambiguous_releases_by_token(void **state)
-{
-    static const dl_status_t codes[] = {DL_ERR_TIMEOUT, DL_ERR_IO, DL_ERR_PROTOCOL};
-    fake_t *f = *state;
-    size_t k;
-    for (k = 0; k < sizeof(codes) / sizeof(codes[0]); k++) {
-        dl_lease_t *l = mk_lease("lock:", "amb", "tok-amb", 1500);
-        dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-        dl_acquire_result_t res;
-        dl_error_t err;
-        size_t base = f->ncalls;
-
-        f->next = f->nsteps = 0;
-        push_fail(f, codes[k], "first failure: SET reply lost");
-        push_ok(f, RP_INT(1));
-        assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), codes[k]);
-        assert_int_equal(err.code, codes[k]);
-        assert_string_equal(err.msg, "first failure: SET reply lost");
-        assert_int_equal(res.acquired, 0);
-        assert_int_equal(res.attempts, 1);
-        assert_int_equal(l->valid_until_ns, 0);
-        assert_int_equal(f->ncalls - base, 2);
-        expect_cmd(&f->calls[base].cmd[0], 6, S("SET"), S("lock:amb"), S("tok-amb"), S("NX"), S("PX"), S("1500"));
-        assert_int_equal(f->calls[base + 1].n, 1);
-        expect_release_cmd(&f->calls[base + 1].cmd[0], l);
-        dl_lease_free(l);
-    }
-}
-
-static void test_acquire_ambiguous_cleanup_fails_keeps_first_error(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "amb", "tok-amb", 1500);
-    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-
-    /* While waiting: one contended attempt, then the reply is lost. */
-    push_ok(f, RP_NIL, RP_INT(1000));
-    push_fail(f, DL_ERR_TIMEOUT, "first failure: timeout");
-    push_fail(f, DL_ERR_IO, "cleanup failure");
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
-    assert_int_equal(err.code, DL_ERR_TIMEOUT);
-    assert_string_equal(err.msg, "first failure: timeout");
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(res.attempts, 2);
-    /* SET+PTTL, SET+PTTL (lost), one cleanup release (cleanups are not
-     * retried: the key expires anyway), and no more waiting. */
-    assert_int_equal(f->ncalls, 3);
-    expect_release_cmd(&f->calls[2].cmd[0], l);
-    dl_lease_free(l);
-}
-
-static void test_acquire_server_error_no_cleanup(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "oom", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-
-    push_ok(f, RP_ERR("OOM command not allowed when used memory > 'maxmemory'."));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
-    assert_int_equal(err.code, DL_ERR_SERVER);
-    assert_non_null(strstr(err.msg, "OOM command not allowed"));
-    assert_null(strstr(err.msg, "tok"));
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 1);
-
-    /* Same while waiting (SET+PTTL): no retry, no cleanup. */
-    o = opts_wait(1000000, 1000, 0);
-    push_ok(f, RP_ERR("READONLY You can't write against a read only replica."), RP_INT(-2));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
-    assert_non_null(strstr(err.msg, "READONLY"));
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 2);
-    dl_lease_free(l);
-}
-
-static void test_acquire_long_server_error_truncated(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "e", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    char big[1000];
-
-    memset(big, 'E', sizeof(big) - 1);
-    big[sizeof(big) - 1] = '\0';
-    push_ok(f, RP_ERR(big));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
-    assert_true(strlen(err.msg) < DL_ERR_MSG_MAX);
-    assert_non_null(strstr(err.msg, "EEEE"));
-    dl_lease_free(l);
-}
-
-static void test_acquire_connect_failure_no_cleanup(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "c", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-
-    /* Nothing was sent: not ambiguous, nothing to clean up. */
-    push_fail(f, DL_ERR_CONNECT, "Cannot connect to Redis at 127.0.0.1:1: Connection refused");
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_CONNECT);
-    assert_string_equal(err.msg, "Cannot connect to Redis at 127.0.0.1:1: Connection refused");
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 1);
-    dl_lease_free(l);
-}
-
-static int interrupt_after_2(void *arg)
-{
-    int *n = arg;
-    return ++*n >= 2;
-}
-
-static void test_acquire_interrupted(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "i", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int checks = 0;
-    int64_t t0;
-
-    f->handler = h_always_taken;
-    o.interrupted = interrupt_after_2;
-    o.interrupt_arg = &checks;
-    t0 = dl_clock_now_ns();
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
-    assert_true(dl_clock_now_ns() - t0 < 500000000);
-    assert_int_equal(err.code, DL_ERR_INTERRUPTED);
-    assert_int_equal(checks, 2);
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(res.attempts, 2);
-    assert_int_equal(f->ncalls, 2);
-    dl_lease_free(l);
-}
-
-static int never_interrupted(void *arg)
-{
-    int *n = arg;
-    ++*n;
-    return 0;
-}
-
-static void test_acquire_interrupt_hook_not_called_without_sleep(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "i", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int checks = 0;
-
-    o.interrupted = never_interrupted;
-    o.interrupt_arg = &checks;
-    push_ok(f, RP_NIL);
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 0);
-    push_ok(f, RP_OK);
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    assert_int_equal(checks, 0);
     dl_lease_free(l);
 }
 
@@ -707,6 +737,178 @@ static void test_acquire_validity_from_send_time(void **state)
     dl_lease_free(l);
 }
 
+static void test_acquire_connect_failure_no_cleanup(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "c", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    /* Nothing was sent: not ambiguous, nothing to clean up. */
+    push_fail(f, DL_ERR_CONNECT, "Cannot connect to Redis at 127.0.0.1:1: Connection refused");
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_CONNECT);
+    assert_string_equal(err.msg, "Cannot connect to Redis at 127.0.0.1:1: Connection refused");
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 1);
+
+    /* Same while waiting: the error ends the wait, nothing else is sent. */
+    o = opts_wait(1000000, 1000, 0);
+    push_fail(f, DL_ERR_CONNECT, "refused");
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_CONNECT);
+    assert_int_equal(f->ncalls, 2);
+    dl_lease_free(l);
+}
+
+static void test_acquire_server_error_no_cleanup(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "oom", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_ok(f, RP_ERR("OOM command not allowed when used memory > 'maxmemory'."));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_int_equal(err.code, DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, "OOM command not allowed"));
+    assert_non_null(strstr(err.msg, ENDPOINT));  /* names the server */
+    assert_null(strstr(err.msg, "tok"));
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 1);
+
+    /* Same for the acquire script while waiting: no retry, no undo, no cancel. */
+    o = opts_wait(1000000, 1000, 0);
+    push_ok(f, RP_ERR("READONLY You can't write against a read only replica."));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, "READONLY"));
+    assert_non_null(strstr(err.msg, ENDPOINT));
+    assert_null(strstr(err.msg, "tok"));
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 2);
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    dl_lease_free(l);
+}
+
+static void test_acquire_long_server_error_truncated(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "e", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    char big[1000];
+
+    memset(big, 'E', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    push_ok(f, RP_ERR(big));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_true(strlen(err.msg) < DL_ERR_MSG_MAX);
+    assert_non_null(strstr(err.msg, "EEEE"));
+    assert_non_null(strstr(err.msg, ENDPOINT));
+    dl_lease_free(l);
+}
+
+static int never_interrupted(void *arg)
+{
+    int *n = arg;
+    ++*n;
+    return 0;
+}
+
+static void test_acquire_interrupt_hook_not_called_without_wait(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "i", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int checks = 0;
+
+    o.interrupted = never_interrupted;
+    o.interrupt_arg = &checks;
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    push_ok(f, RP_OK);
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(checks, 0);
+    dl_lease_free(l);
+}
+
+/* ---- ambiguous attempts: undone by one EVAL, never retried ----------- */
+
+static void test_acquire_ambiguous_set_undone_by_eval(void **state)
+{
+    static const dl_status_t codes[] = {DL_ERR_TIMEOUT, DL_ERR_IO, DL_ERR_PROTOCOL};
+    fake_t *f = *state;
+    size_t k;
+    for (k = 0; k < sizeof(codes) / sizeof(codes[0]); k++) {
+        dl_lease_t *l = mk_lease("lock:", "amb", "tok-amb", 1500);
+        dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+        dl_acquire_result_t res;
+        dl_error_t err;
+        size_t base = f->ncalls;
+
+        drop_unused_steps(f);
+        push_fail(f, codes[k], "first failure: SET reply lost");
+        push_ok(f, RP_INT(1));
+        assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), codes[k]);
+        assert_int_equal(err.code, codes[k]);
+        assert_string_equal(err.msg, "first failure: SET reply lost");
+        assert_int_equal(res.acquired, 0);
+        assert_int_equal(res.attempts, 1);
+        assert_int_equal(l->valid_until_ns, 0);
+        assert_int_equal(f->ncalls - base, 2);
+        expect_cmd(&f->calls[base].cmd[0], 6, S("SET"), S("lock:amb"), S("tok-amb"), S("NX"), S("PX"), S("1500"));
+        /* The undo: EVAL with the release script's text (not EVALSHA: the
+         * script cache may be empty), all three keys. */
+        assert_int_equal(f->calls[base + 1].n, 1);
+        expect_release(&f->calls[base + 1].cmd[0], 1, l);
+        dl_lease_free(l);
+    }
+}
+
+static void test_acquire_ambiguous_undo_never_retried(void **state)
+{
+    static const dl_status_t codes[] = {DL_ERR_TIMEOUT, DL_ERR_IO, DL_ERR_PROTOCOL};
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "amb", "tok-amb", 1500);
+    size_t k;
+
+    for (k = 0; k < 3; k++) {
+        dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+        dl_acquire_result_t res;
+        dl_error_t err;
+        size_t base = f->ncalls;
+
+        /* While waiting: one contended attempt, a wake-up, then the attempt's
+         * reply is lost and the undo fails as well. */
+        drop_unused_steps(f);
+        push_ok(f, RP_ARR2(0, 10000));
+        push_ok(f, RP_POP(l->wake_key, "1"));
+        push_fail(f, DL_ERR_TIMEOUT, "first failure: timeout");
+        push_fail(f, codes[k], "undo failure");
+        /* A retry of the attempt or of the undo would consume these. */
+        push_ok(f, RP_INT(1));
+        push_ok(f, RP_ARR2(1, 0));
+        assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
+        assert_int_equal(err.code, DL_ERR_TIMEOUT);
+        assert_string_equal(err.msg, "first failure: timeout");
+        assert_int_equal(res.acquired, 0);
+        assert_int_equal(res.attempts, 2);
+        assert_int_equal(f->ncalls - base, 4);
+        expect_acquire(&f->calls[base].cmd[0], 0, l, "1500", "0", "3000");
+        expect_blpop(&f->calls[base + 1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+        expect_acquire(&f->calls[base + 2].cmd[0], 0, l, "1500", "0", "3000");
+        expect_release(&f->calls[base + 3].cmd[0], 1, l);
+        assert_int_equal(l->valid_until_ns, 0);
+    }
+    drop_unused_steps(f);
+    dl_lease_free(l);
+}
+
 static void test_acquire_unexpected_reply(void **state)
 {
     fake_t *f = *state;
@@ -716,19 +918,667 @@ static void test_acquire_unexpected_reply(void **state)
     dl_error_t err;
 
     /* An integer to SET: a protocol error, never reported as success; like a
-     * lost reply it is ambiguous, so the lease is released by token. */
+     * lost reply it is ambiguous, so the lease is undone by token (EVAL). */
     push_ok(f, RP_INT(1));
     push_ok(f, RP_INT(0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
     assert_int_equal(err.code, DL_ERR_PROTOCOL);
+    assert_non_null(strstr(err.msg, ENDPOINT));
     assert_int_equal(res.acquired, 0);
     assert_int_equal(l->valid_until_ns, 0);
     assert_int_equal(f->ncalls, 2);
-    expect_release_cmd(&f->calls[1].cmd[0], l);
+    expect_release(&f->calls[1].cmd[0], 1, l);
+
+    /* The acquire script answering something else than {0|1, n}. */
+    o = opts_wait(1000000, 1000, 0);
+    push_ok(f, RP_INT(1));
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 4);
+    expect_release(&f->calls[3].cmd[0], 1, l);
+    push_ok(f, RP_STR("1"));
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(res.acquired, 0);
     dl_lease_free(l);
 }
 
-/* ---- release --------------------------------------------------------- */
+/* ---- waiting: the acquire script, BLPOP on the wake list ------------- */
+
+static void test_acquire_wait_granted_at_once(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t before, after;
+
+    push_ok(f, RP_ARR2(1, 0));
+    before = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    after = dl_clock_now_ns();
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 1);
+    assert_int_equal(res.contended, 0);
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 1);
+    assert_int_equal(f->calls[0].extra_timeout_us, 0);
+    /* KEYS key fence waiters; ARGV token ttl fence-flag waiter-window. */
+    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    assert_memory_equal(f->calls[0].cmd[0].argv[4], "lock:w{lock:w}:fence", f->calls[0].cmd[0].len[4]);
+    assert_memory_equal(f->calls[0].cmd[0].argv[5], "lock:w{lock:w}:waiters", f->calls[0].cmd[0].len[5]);
+    assert_int_equal(l->fence, 0);
+    assert_true(l->valid_until_ns >= before + 1500LL * 1000000);
+    assert_true(l->valid_until_ns <= after + 1500LL * 1000000);
+    assert_int_equal(l->pid, getpid());
+    dl_lease_free(l);
+}
+
+static void test_acquire_wake_reattempts_at_once(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_ok(f, RP_ARR2(0, 10000));           /* taken, PTTL 10 s */
+    push_ok(f, RP_POP(l->wake_key, "1"));    /* a release woke us */
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 2);
+    assert_int_equal(res.contended, 1);
+    assert_int_equal(f->ncalls, 3);
+    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    /* Block on the lock's wake list, capped at 2 s (PTTL 10 s, 10 s to wait). */
+    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    assert_memory_equal(f->calls[1].cmd[0].argv[1], "lock:w{lock:w}:wake", f->calls[1].cmd[0].len[1]);
+    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
+    /* No sleep between the wake-up and the next attempt, nor before the BLPOP. */
+    assert_true(f->calls[2].t_ns - f->calls[1].t_ns < 20000000);
+    assert_true(f->calls[1].t_ns - f->calls[0].t_ns < 20000000);
+    assert_true(res.waited_us < 100000);
+    /* Validity counts from the send time of the successful attempt. */
+    assert_true(l->valid_until_ns >= f->calls[1].t_ns + 1500LL * 1000000);
+    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 1500LL * 1000000);
+    dl_lease_free(l);
+}
+
+/* The block time for a holder PTTL: min(time left, PTTL + 1 ms, 2 s). */
+static void test_acquire_block_time_from_pttl(void **state)
+{
+    static const struct { long long pttl; const char *secs; int64_t us; } c[] = {
+        {0, "0.001", 1000},           /* expires now: wake 1 ms after */
+        {5, "0.006", 6000},
+        {250, "0.251", 251000},
+        {1998, "1.999", 1999000},
+        {1999, "2.000", 2000000},     /* PTTL + 1 ms reaches the cap */
+        {2000, "2.000", 2000000},
+        {5000, "2.000", 2000000},     /* capped */
+        {-1, "2.000", 2000000},       /* no TTL (not ours to judge): the cap */
+        {-2, "2.000", 2000000},       /* gone meanwhile: the cap */
+        {9000000000000000000LL, "2.000", 2000000},  /* anyone can SET a huge PX: no overflow */
+    };
+    fake_t *f = *state;
+    size_t i;
+    for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        dl_lease_t *l = mk_lease("lock:", "b", "tok", 1500);
+        dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+        dl_acquire_result_t res;
+        dl_error_t err;
+        size_t base = f->ncalls;
+
+        drop_unused_steps(f);
+        push_ok(f, RP_ARR2(0, c[i].pttl));
+        push_ok(f, RP_POP(l->wake_key, "1"));
+        push_ok(f, RP_ARR2(1, 0));
+        assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+        assert_int_equal(res.acquired, 1);
+        assert_int_equal(f->ncalls - base, 3);
+        expect_blpop(&f->calls[base + 1], K(l, wake_key), c[i].secs, c[i].us);
+        dl_lease_free(l);
+    }
+}
+
+static void test_acquire_block_capped_by_time_left(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "t", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(300000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t t0, el;
+    size_t i;
+
+    /* The holder keeps it for 10 s; every BLPOP times out (the fake blocks for the whole time). */
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_SLEEP_NIL;
+    t0 = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    el = dl_clock_now_ns() - t0;
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(l->valid_until_ns, 0);
+    /* The first block is the time left (just under 300 ms), not the cap nor the PTTL. */
+    assert_true(is_cmd(&f->calls[1].cmd[0], "BLPOP"));
+    assert_true(f->calls[1].extra_timeout_us > 250000);
+    assert_true(f->calls[1].extra_timeout_us <= 300000);
+    for (i = 0; i < f->ncalls; i++) {
+        const rec_cmd_t *c = &f->calls[i].cmd[0];
+        if (is_cmd(c, "BLPOP")) {
+            expect_blpop_consistent(&f->calls[i]);
+            expect_cmd(c, 3, S("BLPOP"), K(l, wake_key), S(c->argv[2]));
+            assert_true(i > 0 && IS_ACQUIRE(&f->calls[i - 1].cmd[0]));  /* a block follows a failed attempt */
+        } else if (i + 1 < f->ncalls) {
+            expect_acquire(c, 0, l, "1500", "0", "3000");
+            assert_int_equal(f->calls[i].extra_timeout_us, 0);
+        }
+    }
+    /* The wait ran out: the cancel script, once, last. */
+    assert_int_equal(f->cancels, 1);
+    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    assert_int_equal(res.attempts, (unsigned)f->attempts);
+    assert_int_equal(res.contended, (unsigned)f->attempts);
+    /* The block covered the rest of the wait and timed out: nothing another
+     * attempt could see changed, so no attempt after it: attempt, BLPOP, cancel. */
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->attempts, 1);
+    assert_int_equal(f->blpops, 1);
+    assert_true(el >= 300000000);
+    assert_true(el < 300000000 + 150000000);
+    assert_true(res.waited_us >= 300000);
+    dl_lease_free(l);
+}
+
+static void test_acquire_timeout_cancels_once(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "c", "tok-c", 1500);
+    dl_acquire_opts_t o = opts_wait(30000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    size_t i;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_SLEEP_NIL;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(count_where(f, p_cancel), 1);
+    /* KEYS waiters wake; ARGV token. */
+    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    assert_memory_equal(f->calls[f->ncalls - 1].cmd[0].argv[3], "lock:c{lock:c}:waiters", 22);
+    for (i = 0; i + 1 < f->ncalls; i++) assert_false(IS_CANCEL(&f->calls[i].cmd[0]));
+    assert_true(res.waited_us >= 30000);
+    dl_lease_free(l);
+}
+
+static void test_acquire_cancel_noscript_falls_back_to_eval(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "c", "tok-c", 1500);
+    dl_acquire_opts_t o = opts_wait(20000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_SLEEP_NIL;
+    f->flag = 1;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_true(f->ncalls >= 3);
+    expect_cancel(&f->calls[f->ncalls - 2].cmd[0], 0, l);
+    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 1, l);
+    assert_int_equal(f->cancels, 1);
+    dl_lease_free(l);
+}
+
+/* A wait shorter than 1 ms: BLPOP counts whole milliseconds (and 0 means
+ * forever), so the waiter sleeps instead; then it gives up with the cancel. */
+static void test_acquire_sub_ms_wait_sleeps_without_blpop(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "s", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(900, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t t0, el;
+    size_t i;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_NIL;
+    t0 = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    el = dl_clock_now_ns() - t0;
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(count_where(f, p_blpop), 0);
+    assert_int_equal(count_where(f, p_cancel), 1);
+    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    for (i = 0; i + 1 < f->ncalls; i++) expect_acquire(&f->calls[i].cmd[0], 0, l, "1500", "0", "3000");
+    /* It slept out the time left (no spinning), then attempted once more
+     * (just one attempt if the first one took the whole 0.9 ms). */
+    assert_true(f->attempts >= 1 && f->attempts <= 4);
+    assert_true(el >= 900000);
+    assert_true(el < 50000000);
+    dl_lease_free(l);
+}
+
+static int interrupt_after_2(void *arg)
+{
+    int *n = arg;
+    return ++*n >= 2;
+}
+
+static void test_acquire_interrupted_cancels(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "i", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int checks = 0;
+    int64_t t0;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_NIL;  /* each BLPOP returns at once (a signal, a spurious wake-up) */
+    o.interrupted = interrupt_after_2;
+    o.interrupt_arg = &checks;
+    t0 = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
+    assert_true(dl_clock_now_ns() - t0 < 500000000);
+    assert_int_equal(err.code, DL_ERR_INTERRUPTED);
+    assert_int_equal(checks, 2);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(res.attempts, 2);
+    /* attempt, BLPOP, attempt, then (interrupted) the cancel, once. */
+    assert_int_equal(f->ncalls, 4);
+    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
+    expect_cancel(&f->calls[3].cmd[0], 0, l);
+    assert_int_equal(l->valid_until_ns, 0);
+    dl_lease_free(l);
+}
+
+/* BLPOP refused (an ACL without it): the rest of the wait polls with backoff. */
+static void test_acquire_blpop_refused_falls_back_to_polling(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "n", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 20000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t g1, g2;
+
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_ERR(NOPERM_BLPOP));
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 4);
+    assert_int_equal(res.contended, 3);
+    assert_int_equal(f->ncalls, 5);
+    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    /* No BLPOP again: attempts only, after backoff sleeps (20 ms, then 40 ms). */
+    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "0", "3000");
+    g1 = f->calls[3].t_ns - f->calls[2].t_ns;
+    g2 = f->calls[4].t_ns - f->calls[3].t_ns;
+    assert_true(f->calls[2].t_ns - f->calls[1].t_ns >= 19000000);
+    assert_true(g1 >= 38000000 && g1 < 200000000);
+    assert_true(g2 >= 78000000 && g2 < 300000000);
+    dl_lease_free(l);
+}
+
+static void test_acquire_polling_capped_by_pttl_and_time_left(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "n", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(1000000, 200000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t gap, t0, el;
+
+    /* Backoff 200 ms, but the holder's lease ends in 5 ms: the next attempt comes then. */
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_ERR(NOPERM_BLPOP));
+    push_ok(f, RP_ARR2(0, 5));
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    gap = f->calls[3].t_ns - f->calls[2].t_ns;
+    assert_true(gap >= 4500000 && gap < 100000000);
+
+    /* The time left caps the sleeps; at the end the cancel goes out once. */
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_NOPERM;
+    o = opts_wait(50000, 200000, 0);
+    t0 = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    el = dl_clock_now_ns() - t0;
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->blpops, 1);
+    assert_int_equal(f->cancels, 1);
+    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    assert_true(el >= 50000000 && el < 150000000);
+    dl_lease_free(l);
+}
+
+static void test_acquire_blpop_transport_failure(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "x", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    /* The connection broke while blocked: the error ends the wait; never "acquired". */
+    push_ok(f, RP_ARR2(0, 10000));
+    push_fail(f, DL_ERR_IO, "reset while blocked");
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
+    assert_string_equal(err.msg, "reset while blocked");
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(l->valid_until_ns, 0);
+    dl_lease_free(l);
+}
+
+/* ---- fencing ---------------------------------------------------------- */
+
+static void test_acquire_fenced(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "fz", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    l->fencing = 1;
+    /* Granted without waiting: the acquire script (not SET), window "0" (not a waiter). */
+    push_ok(f, RP_ARR2(1, 7));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(l->fence, 7);
+    assert_true(dl_lease_validity_us(l) > 1400000);
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 1);
+    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "1", "0");
+
+    /* Taken without waiting: not acquired, no BLPOP, no cancel. */
+    l->fence = 0;
+    push_ok(f, RP_ARR2(0, 900));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(l->fence, 0);
+    assert_int_equal(f->ncalls, 2);
+
+    /* Waiting: window 3000; NOSCRIPT falls back to EVAL with the same arguments. */
+    o = opts_wait(1000000, 1000, 0);
+    push_ok(f, RP_ARR2(0, 5));
+    push_ok(f, RP_NIL);          /* the BLPOP of 6 ms times out */
+    push_ok(f, RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ARR2(1, 8));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.contended, 1);
+    assert_int_equal(l->fence, 8);
+    assert_int_equal(f->ncalls, 6);
+    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "1", "3000");
+    expect_blpop(&f->calls[3], K(l, wake_key), "0.006", 6000);
+    expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "1", "3000");
+    expect_acquire(&f->calls[5].cmd[0], 1, l, "1500", "1", "3000");
+
+    /* A lost reply: not retried (it could double the grant); undone by EVAL of the release script. */
+    push_fail(f, DL_ERR_TIMEOUT, "lost");
+    push_ok(f, RP_INT(1));
+    o.wait_us = 0;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 8);
+    expect_release(&f->calls[7].cmd[0], 1, l);
+
+    /* A malformed reply is never success. */
+    push_ok(f, RP_INT(1));
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(res.acquired, 0);
+    expect_release(&f->calls[9].cmd[0], 1, l);
+    dl_lease_free(l);
+}
+
+/* ---- fair mode --------------------------------------------------------- */
+
+static void test_fair_trylock(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    /* No wait: the fair acquire script with window "0" (never queues), no SET. */
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    expect_fair_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "0");
+    assert_memory_equal(f->calls[0].cmd[0].argv[5], "lock:q{lock:q}:queue", f->calls[0].cmd[0].len[5]);
+    assert_memory_equal(f->calls[0].cmd[0].argv[6], "lock:q{lock:q}:alive", f->calls[0].cmd[0].len[6]);
+    assert_memory_equal(f->calls[0].cmd[0].argv[7], "lock:q{lock:q}:wake:tok-q", f->calls[0].cmd[0].len[7]);
+
+    push_ok(f, RP_ARR2(0, 700));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 2);  /* no BLPOP, no cancel */
+
+    /* Fenced: flag "1", the fence from the reply. */
+    l->fencing = 1;
+    push_ok(f, RP_ARR2(1, 41));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(l->fence, 41);
+    expect_fair_acquire(&f->calls[2].cmd[0], 0, l, "1500", "1", "0");
+    dl_lease_free(l);
+}
+
+/* A hand-over: the popped value is the fencing number; the claim (3 s) is extended to the ttl. */
+static void test_fair_handover_extends_claim_to_ttl(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 10000);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    l->fencing = 1;
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->my_wake_key, "7"));
+    push_ok(f, RP_INT(1));  /* the refresh */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 1);
+    assert_int_equal(res.contended, 1);
+    assert_int_equal(l->fence, 7);
+    assert_int_equal(f->ncalls, 3);
+    expect_fair_acquire(&f->calls[0].cmd[0], 0, l, "10000", "1", "3000");
+    /* Blocks on its own wake list, not the shared one. */
+    expect_blpop(&f->calls[1], K(l, my_wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    expect_refresh(&f->calls[2].cmd[0], 0, l, "10000");
+    assert_int_equal(l->ttl_ms, 10000);
+    assert_true(dl_lease_validity_us(l) > 9900000);
+    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 10000LL * 1000000);
+    assert_int_equal(l->pid, getpid());
+    dl_lease_free(l);
+}
+
+static void test_fair_handover_within_claim_no_refresh(void **state)
+{
+    static const int64_t ttls[] = {1500, DL_FAIR_CLAIM_MS};
+    fake_t *f = *state;
+    size_t k;
+    for (k = 0; k < 2; k++) {
+        dl_lease_t *l = mk_fair("q", "tok-q", ttls[k]);
+        dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+        dl_acquire_result_t res;
+        dl_error_t err;
+        char ttl[16];
+        size_t base = f->ncalls;
+        int64_t v;
+
+        snprintf(ttl, sizeof(ttl), "%lld", (long long)ttls[k]);
+        drop_unused_steps(f);
+        push_ok(f, RP_ARR2(0, 1200));
+        push_ok(f, RP_POP(l->my_wake_key, "0"));
+        assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+        assert_int_equal(res.acquired, 1);
+        assert_int_equal(l->fence, 0);
+        assert_int_equal(f->ncalls - base, 2);  /* no refresh: the hand-over granted the whole ttl */
+        expect_fair_acquire(&f->calls[base].cmd[0], 0, l, ttl, "0", "3000");
+        expect_blpop(&f->calls[base + 1], K(l, my_wake_key), "1.201", 1201000);
+        /* Validity: the claim (= ttl), counted from before the BLPOP. */
+        v = dl_lease_validity_us(l);
+        assert_true(v <= ttls[k] * 1000);
+        assert_true(v > ttls[k] * 1000 - 100000);
+        assert_true(l->valid_until_ns <= f->calls[base + 1].t_ns + ttls[k] * 1000000);
+        dl_lease_free(l);
+    }
+}
+
+static void test_fair_handover_lost_before_refresh(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 10000);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    /* The refresh fails on the transport (after its one retry): pass the
+     * lock on (fair cancel, EVAL) rather than sit on it, and report the error. */
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->my_wake_key, "3"));
+    push_fail(f, DL_ERR_TIMEOUT, "refresh lost");
+    push_fail(f, DL_ERR_TIMEOUT, "refresh lost again");
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 5);
+    expect_refresh(&f->calls[2].cmd[0], 0, l, "10000");
+    expect_refresh(&f->calls[3].cmd[0], 0, l, "10000");
+    expect_fair_release(&f->calls[4].cmd[0], 1, l, "cancel");
+    dl_lease_free(l);
+}
+
+static void test_fair_timeout_cancels(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 1500);
+    dl_acquire_opts_t o = opts_wait(30000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    size_t i;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_SLEEP_NIL;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    for (i = 0; i + 1 < f->ncalls; i++) {
+        const rec_cmd_t *c = &f->calls[i].cmd[0];
+        if (is_cmd(c, "BLPOP")) {
+            expect_blpop_consistent(&f->calls[i]);
+            expect_cmd(c, 3, S("BLPOP"), K(l, my_wake_key), S(c->argv[2]));
+        } else {
+            expect_fair_acquire(c, 0, l, "1500", "0", "3000");
+        }
+    }
+    assert_true(f->blpops >= 1);
+    /* The fair release script in cancel mode, once, last. */
+    assert_int_equal(count_where(f, p_fair_release), 1);
+    expect_fair_release(&f->calls[f->ncalls - 1].cmd[0], 0, l, "cancel");
+    assert_int_equal(count_where(f, p_cancel), 0);
+    dl_lease_free(l);
+}
+
+static void test_fair_interrupted_cancels(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int checks = 0;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_NIL;
+    o.interrupted = interrupt_after_2;
+    o.interrupt_arg = &checks;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
+    assert_int_equal(f->ncalls, 4);
+    expect_fair_release(&f->calls[3].cmd[0], 0, l, "cancel");
+    dl_lease_free(l);
+}
+
+static void test_fair_ambiguous_undone_by_eval_cancel(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 1500);
+    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_fail(f, DL_ERR_IO, "lost");
+    push_fail(f, DL_ERR_IO, "undo lost");
+    push_ok(f, RP_INT(1));  /* a retry would consume it */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
+    assert_string_equal(err.msg, "lost");
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 2);
+    expect_fair_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    expect_fair_release(&f->calls[1].cmd[0], 1, l, "cancel");
+    drop_unused_steps(f);
+    dl_lease_free(l);
+}
+
+static void test_fair_release(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_fair("q", "tok-q", 1500);
+    dl_error_t err;
+    int released = -1;
+
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 1);
+    /* KEYS key fence queue alive; ARGV token wake-prefix wake-TTL claim "release". */
+    expect_fair_release(&f->calls[0].cmd[0], 0, l, "release");
+    assert_memory_equal(f->calls[0].cmd[0].argv[8], "lock:q{lock:q}:wake:", f->calls[0].cmd[0].len[8]);
+
+    push_ok(f, RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 0);
+    expect_fair_release(&f->calls[2].cmd[0], 1, l, "release");
+
+    push_fail(f, DL_ERR_TIMEOUT, "t");
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    expect_fair_release(&f->calls[4].cmd[0], 0, l, "release");
+    dl_lease_free(l);
+}
+
+/* ---- release (default mode) ---------------------------------------------- */
 
 static void test_release(void **state)
 {
@@ -742,7 +1592,10 @@ static void test_release(void **state)
     assert_int_equal(released, 1);
     assert_int_equal(f->ncalls, 1);
     assert_int_equal(f->calls[0].n, 1);
-    expect_cmd(&f->calls[0].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("1"), S("lock:r"), S("tok-r"));
+    assert_int_equal(f->calls[0].extra_timeout_us, 0);
+    /* KEYS key wake waiters; ARGV token wake-TTL. */
+    expect_cmd(&f->calls[0].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), S("lock:r"),
+               S("lock:r{lock:r}:wake"), S("lock:r{lock:r}:waiters"), S("tok-r"), S("2000"));
 
     push_ok(f, RP_INT(0));
     released = -1;
@@ -764,8 +1617,8 @@ static void test_release_noscript_falls_back_to_eval(void **state)
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 1);
     assert_int_equal(f->ncalls, 2);
-    expect_release_cmd(&f->calls[0].cmd[0], l);
-    expect_cmd(&f->calls[1].cmd[0], 5, S("EVAL"), S(DL_SCRIPT_RELEASE), S("1"), S("lock:r"), S("tok-r"));
+    expect_release(&f->calls[0].cmd[0], 0, l);
+    expect_release(&f->calls[1].cmd[0], 1, l);
     dl_lease_free(l);
 }
 
@@ -776,11 +1629,13 @@ static void test_release_server_error(void **state)
     dl_error_t err;
     int released = -1;
 
-    /* A non-NOSCRIPT error is reported, not retried, and is not "released". */
+    /* A non-NOSCRIPT error is reported (naming the server), not retried, and is not "released". */
     push_ok(f, RP_ERR("NOPERM this user has no permissions to run the 'evalsha' command"));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_SERVER);
     assert_int_equal(released, 0);
     assert_non_null(strstr(err.msg, "NOPERM"));
+    assert_non_null(strstr(err.msg, ENDPOINT));
+    assert_null(strstr(err.msg, "tok-r"));
     assert_int_equal(f->ncalls, 1);
 
     /* NOSCRIPT, then the EVAL fails. */
@@ -788,12 +1643,14 @@ static void test_release_server_error(void **state)
     push_ok(f, RP_ERR("BUSY Redis is busy running a script."));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_SERVER);
     assert_int_equal(released, 0);
+    assert_non_null(strstr(err.msg, "BUSY"));
     assert_int_equal(f->ncalls, 3);
 
     /* Wrong reply type. */
     push_ok(f, RP_STR("1"));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_PROTOCOL);
     assert_int_equal(released, 0);
+    assert_non_null(strstr(err.msg, ENDPOINT));
     dl_lease_free(l);
 }
 
@@ -809,8 +1666,8 @@ static void test_release_transport_failure_retried_once(void **state)
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 1);
     assert_int_equal(f->ncalls, 2);
-    expect_release_cmd(&f->calls[0].cmd[0], l);
-    expect_release_cmd(&f->calls[1].cmd[0], l);
+    expect_release(&f->calls[0].cmd[0], 0, l);
+    expect_release(&f->calls[1].cmd[0], 0, l);
 
     /* Twice: the second failure is reported; no third call. */
     push_fail(f, DL_ERR_TIMEOUT, "timeout 1");
@@ -833,7 +1690,7 @@ static void test_release_transport_failure_retried_once(void **state)
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 1);
     assert_int_equal(f->ncalls, 8);
-    expect_cmd(&f->calls[7].cmd[0], 5, S("EVAL"), S(DL_SCRIPT_RELEASE), S("1"), S("lock:r"), S("tok-r"));
+    expect_release(&f->calls[7].cmd[0], 1, l);
     dl_lease_free(l);
 }
 
@@ -857,7 +1714,7 @@ static void test_release_many(void **state)
     assert_int_equal(released[2], 1);
     assert_int_equal(f->ncalls, 1);
     assert_int_equal(f->calls[0].n, 3);
-    for (i = 0; i < 3; i++) expect_release_cmd(&f->calls[0].cmd[i], l[i]);
+    for (i = 0; i < 3; i++) expect_release(&f->calls[0].cmd[i], 0, l[i]);
 
     /* Nothing to release: no call. */
     assert_int_equal(dl_lock_release_many(&f->t, 0, l, released, &err), DL_OK);
@@ -872,8 +1729,79 @@ static void test_release_many(void **state)
     assert_int_equal(released[2], 1);
     assert_int_equal(f->ncalls, 3);
     assert_int_equal(f->calls[2].n, 3);
+    for (i = 0; i < 3; i++) expect_release(&f->calls[2].cmd[i], 0, l[i]);
+
+    /* An error reply in the pipeline: reported with the server's name. */
+    push_ok(f, RP_INT(1), RP_ERR("ERR boom"), RP_INT(1));
+    assert_int_equal(dl_lock_release_many(&f->t, 3, l, released, &err), DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, ENDPOINT));
+    assert_int_equal(released[0], 1);
+    assert_int_equal(released[1], 0);
 
     for (i = 0; i < 3; i++) dl_lease_free(l[i]);
+}
+
+/* First a pipeline of 3 (the second, a fair release, gets NOSCRIPT); then the
+ * fair release alone: EVALSHA keeps failing with NOSCRIPT, EVAL succeeds. */
+static step_t h_mixed_noscript(fake_t *f, const rec_call_t *c)
+{
+    if (f->counter++ == 0) {
+        rspec_t r[3] = {RP_INT(1), RP_ERR(NOSCRIPT_MSG), RP_INT(1)};
+        assert_int_equal(c->n, 3);
+        return step_replies(3, r);
+    }
+    assert_int_equal(c->n, 1);
+    if (!IS_FAIR_RELEASE(&c->cmd[0])) fail_msg("re-sent something else than the fair release: %s", c->cmd[0].argv[0]);
+    if (is_cmd(&c->cmd[0], "EVAL")) {
+        f->flag++;
+        return step_one(RP_INT(1));
+    }
+    return step_one(RP_ERR(NOSCRIPT_MSG));
+}
+
+static void test_release_many_mixed_fair_and_default(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l[3];
+    int released[3] = {-1, -1, -1};
+    dl_error_t err;
+
+    l[0] = mk_lease("lock:", "d0", "t0", 1000);
+    l[1] = mk_fair("f1", "t1", 5000);
+    l[2] = mk_lease("lock:", "{tag}d2", "t2", 1000);
+    push_ok(f, RP_INT(1), RP_INT(1), RP_INT(0));
+    assert_int_equal(dl_lock_release_many(&f->t, 3, l, released, &err), DL_OK);
+    assert_int_equal(released[0], 1);
+    assert_int_equal(released[1], 1);
+    assert_int_equal(released[2], 0);
+    /* One pipelined round trip, each lease with its own script. */
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 3);
+    expect_release(&f->calls[0].cmd[0], 0, l[0]);
+    expect_fair_release(&f->calls[0].cmd[1], 0, l[1], "release");
+    expect_release(&f->calls[0].cmd[2], 0, l[2]);
+    expect_cmd(&f->calls[0].cmd[2], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), S("lock:{tag}d2"),
+               S("lock:{tag}d2:wake"), S("lock:{tag}d2:waiters"), S("t2"), S("2000"));
+
+    /* NOSCRIPT for the fair one only: it alone is sent again, ending with one EVAL of its own text. */
+    f->handler = h_mixed_noscript;
+    f->counter = 0;
+    {
+        size_t base = f->ncalls, k;
+        assert_int_equal(dl_lock_release_many(&f->t, 3, l, released, &err), DL_OK);
+        assert_int_equal(released[0], 1);
+        assert_int_equal(released[1], 1);
+        assert_int_equal(released[2], 1);
+        assert_int_equal(f->flag, 1);
+        assert_true(f->ncalls - base <= 3);
+        for (k = base + 1; k < f->ncalls; k++) {
+            int eval = is_cmd(&f->calls[k].cmd[0], "EVAL");
+            expect_fair_release(&f->calls[k].cmd[0], eval, l[1], "release");
+        }
+    }
+    dl_lease_free(l[0]);
+    dl_lease_free(l[1]);
+    dl_lease_free(l[2]);
 }
 
 /* The first pipeline gets a NOSCRIPT for lease 1 only (a SCRIPT FLUSH landed
@@ -894,7 +1822,8 @@ static step_t h_noscript_middle(fake_t *f, const rec_call_t *c)
         fail_msg("lease %s was sent again after its reply", c->cmd[0].argv[3]);
     }
     if (is_cmd(&c->cmd[0], "EVAL")) {
-        expect_cmd(&c->cmd[0], 5, S("EVAL"), S(DL_SCRIPT_RELEASE), S("1"), S("lock:m1"), S("t1"));
+        expect_cmd(&c->cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), S("lock:m1"), S("lock:m1{lock:m1}:wake"),
+                   S("lock:m1{lock:m1}:waiters"), S("t1"), S("2000"));
         f->flag++;
         r[0] = RP_INT(1);
     } else {
@@ -1136,85 +2065,7 @@ static void test_delete_never_retried(void **state)
     }
 }
 
-/* ---- fencing and refresh_many ---------------------------------------- */
-
-static void expect_fenced_acquire(const rec_cmd_t *c, const char *head, const char *script, const dl_lease_t *l,
-                                  const char *ttl)
-{
-    expect_cmd(c, 8, S(head), S(script), S("2"), l->key, l->key_len, l->fence_key, l->fence_key_len, l->token,
-               l->token_len, S(ttl), S("1"));
-}
-
-static void test_lease_fence_key_same_slot(void **state)
-{
-    dl_lease_t *a = mk_lease("lock:", "acct:7", "t", 1000);
-    dl_lease_t *b = mk_lease("lock:", "{acct}:7", "t", 1000);
-    (void)state;
-    /* Same Cluster slot: the key followed by itself as the hash tag, or a plain
-     * suffix when the key has a tag; it starts with the lock key (ACL ~prefix*). */
-    assert_int_equal(a->fence_key_len, strlen("lock:acct:7{lock:acct:7}:fence"));
-    assert_memory_equal(a->fence_key, "lock:acct:7{lock:acct:7}:fence", a->fence_key_len);
-    assert_int_equal(a->fence_key[a->fence_key_len], '\0');
-    assert_int_equal(b->fence_key_len, strlen("lock:{acct}:7:fence"));
-    assert_memory_equal(b->fence_key, "lock:{acct}:7:fence", b->fence_key_len);
-    assert_int_equal(a->fencing, 0);
-    assert_int_equal(a->fence, 0);
-    dl_lease_free(a);
-    dl_lease_free(b);
-}
-
-static void test_acquire_fenced(void **state)
-{
-    fake_t *f = *state;
-    dl_lease_t *l = mk_lease("lock:", "fz", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
-    int64_t gap;
-
-    l->fencing = 1;
-    /* Granted: {1, fence}. One call, one command, both keys through KEYS. */
-    push_ok(f, RP_ARR2(1, 7));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    assert_int_equal(l->fence, 7);
-    assert_true(dl_lease_validity_us(l) > 1400000);
-    assert_int_equal(f->ncalls, 1);
-    assert_int_equal(f->calls[0].n, 1);
-    expect_fenced_acquire(&f->calls[0].cmd[0], "EVALSHA", DL_SCRIPT_ACQUIRE_SHA, l, "1500");
-
-    /* Taken: {0, holder PTTL}, which caps the sleep while waiting; NOSCRIPT falls back to EVAL. */
-    l->fence = 0;
-    o = opts_wait(1000000, 200000, 0);
-    push_ok(f, RP_ARR2(0, 5));
-    push_ok(f, RP_ERR(NOSCRIPT_MSG));
-    push_ok(f, RP_ARR2(1, 8));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.contended, 1);
-    assert_int_equal(l->fence, 8);
-    assert_int_equal(f->ncalls, 4);
-    assert_int_equal(f->calls[1].n, 1);  /* no separate PTTL: the script answers it */
-    expect_fenced_acquire(&f->calls[3].cmd[0], "EVAL", DL_SCRIPT_ACQUIRE, l, "1500");
-    gap = f->calls[2].t_ns - f->calls[1].t_ns;
-    assert_true(gap >= 4500000 && gap < 100000000);
-
-    /* A lost reply: not retried (it could double the grant); released by token. */
-    push_fail(f, DL_ERR_TIMEOUT, "lost");
-    push_ok(f, RP_INT(1));
-    o.wait_us = 0;
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 6);
-    expect_release_cmd(&f->calls[5].cmd[0], l);
-
-    /* A malformed reply is never success. */
-    push_ok(f, RP_INT(1));
-    push_ok(f, RP_INT(0));
-    assert_int_not_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 0);
-    dl_lease_free(l);
-}
+/* ---- refresh_many ---------------------------------------------------- */
 
 static void test_refresh_many(void **state)
 {
@@ -1258,62 +2109,108 @@ static void test_binary_keys_and_tokens(void **state)
     static const char name[] = "na\0me \"quoted\" ]]";
     static const char token[] = "to\0k'\"]]\\\n";
     static const char key[] = "pre\0na\0me \"quoted\" ]]";
+    static const char fence[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:fence";
+    static const char wake[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:wake";
+    static const char waiters[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:waiters";
+    static const char mywake[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:wake:to\0k'\"]]\\\n";
     fake_t *f = *state;
     dl_error_t err;
     dl_lease_t *l = dl_lease_new(prefix, sizeof(prefix) - 1, name, sizeof(name) - 1, token, sizeof(token) - 1, 2000,
                                  &err);
-    dl_acquire_opts_t o = opts_wait(10000, 1000, 0);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
     dl_acquire_result_t res;
     int released, extended;
     int64_t pttl;
     dl_lease_t *many[1];
 
     assert_non_null(l);
-    push_ok(f, RP_OK, RP_INT(2000));
+    assert_int_equal(l->my_wake_key_len, sizeof(mywake) - 1);
+    assert_memory_equal(l->my_wake_key, mywake, sizeof(mywake) - 1);
+
+    /* Waiting: the acquire script and the BLPOP carry the binary key, companions and token. */
+    push_ok(f, RP_ARR2(0, 300));
+    push_ok(f, RP_POP(wake, "1"));
+    push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
-    expect_cmd(&f->calls[0].cmd[1], 2, S("PTTL"), B(key));
+    expect_cmd(&f->calls[0].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), B(fence), B(waiters),
+               B(token), S("2000"), S("0"), S("3000"));
+    expect_blpop(&f->calls[1], B(wake), "0.301", 301000);
 
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_refresh(&f->t, l, 3000, &extended, &err), DL_OK);
-    expect_cmd(&f->calls[1].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
+    expect_cmd(&f->calls[3].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
 
     push_ok(f, RP_INT(100));
     assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
-    expect_cmd(&f->calls[2].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
+    expect_cmd(&f->calls[4].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
 
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
-    expect_cmd(&f->calls[3].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("1"), B(key), B(token));
-    expect_cmd(&f->calls[4].cmd[0], 5, S("EVAL"), S(DL_SCRIPT_RELEASE), S("1"), B(key), B(token));
+    expect_cmd(&f->calls[5].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), B(key), B(wake), B(waiters),
+               B(token), S("2000"));
+    expect_cmd(&f->calls[6].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+               S("2000"));
 
     many[0] = l;
     push_ok(f, RP_INT(0));
     assert_int_equal(dl_lock_release_many(&f->t, 1, many, &released, &err), DL_OK);
-    expect_cmd(&f->calls[5].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("1"), B(key), B(token));
+    expect_release(&f->calls[7].cmd[0], 0, l);
 
-    /* Ambiguous acquire: the cleanup carries the same binary key and token. */
+    /* Ambiguous acquire: the undo carries the same binary key and token. */
     push_fail(f, DL_ERR_TIMEOUT, "lost");
     push_ok(f, RP_INT(1));
     o.wait_us = 0;
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
-    expect_cmd(&f->calls[7].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("1"), B(key), B(token));
+    expect_cmd(&f->calls[8].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("3000"));  /* refreshed ttl */
+    expect_cmd(&f->calls[9].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+               S("2000"));
+
+    /* Fair: its own wake list is prefix + the binary token. */
+    l->fair = 1;
+    o.wait_us = 10000000;
+    push_ok(f, RP_ARR2(0, 300));
+    push_ok(f, RP_POP(mywake, "0"));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    expect_fair_acquire(&f->calls[10].cmd[0], 0, l, "3000", "0", "3000");
+    expect_blpop(&f->calls[11], B(mywake), "0.301", 301000);
     dl_lease_free(l);
 }
 
+/* The scripts take keys through KEYS (as many as their shape sends) and values through ARGV. */
 static void test_scripts_use_keys_and_argv_only(void **state)
 {
+    static const struct { const char *text, *sha; int nkeys, nargs; } s[] = {
+        {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, 3, 4},
+        {DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, 3, 2},
+        {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA, 2, 1},
+        {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA, 5, 4},
+        {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, 4, 5},
+        {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, 1, 2},
+        {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, 1, 1},
+    };
+    size_t i, j;
+    char buf[32];
     (void)state;
-    /* The scripts reference KEYS[1]/ARGV[n]; nothing is spliced in. */
-    assert_non_null(strstr(DL_SCRIPT_RELEASE, "KEYS[1]"));
-    assert_non_null(strstr(DL_SCRIPT_RELEASE, "ARGV[1]"));
-    assert_non_null(strstr(DL_SCRIPT_REFRESH, "ARGV[2]"));
-    assert_non_null(strstr(DL_SCRIPT_STATUS, "ARGV[1]"));
-    assert_int_equal(strlen(DL_SCRIPT_RELEASE_SHA), 40);
-    assert_int_equal(strlen(DL_SCRIPT_REFRESH_SHA), 40);
-    assert_int_equal(strlen(DL_SCRIPT_STATUS_SHA), 40);
+    for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+        int k;
+        assert_int_equal(strlen(s[i].sha), 40);
+        for (k = 1; k <= s[i].nkeys; k++) {
+            snprintf(buf, sizeof(buf), "KEYS[%d]", k);
+            if (!strstr(s[i].text, buf)) fail_msg("script %zu does not use %s", i, buf);
+        }
+        snprintf(buf, sizeof(buf), "KEYS[%d]", s[i].nkeys + 1);
+        if (strstr(s[i].text, buf)) fail_msg("script %zu uses %s beyond its keys", i, buf);
+        for (k = 1; k <= s[i].nargs; k++) {
+            snprintf(buf, sizeof(buf), "ARGV[%d]", k);
+            if (!strstr(s[i].text, buf)) fail_msg("script %zu does not use %s", i, buf);
+        }
+        snprintf(buf, sizeof(buf), "ARGV[%d]", s[i].nargs + 1);
+        if (strstr(s[i].text, buf)) fail_msg("script %zu uses %s beyond its arguments", i, buf);
+        for (j = 0; j < i; j++) assert_string_not_equal(s[i].sha, s[j].sha);
+    }
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -1324,27 +2221,44 @@ int main(void)
         T(test_lease_new_random_token),
         T(test_lease_new_given_token),
         T(test_lease_validity),
+        T(test_lease_companion_keys),
         T(test_acquire_no_wait_sends_one_set),
         T(test_acquire_large_ttl),
         T(test_acquire_not_acquired_on_nil),
-        T(test_acquire_wait_pipelines_set_and_pttl_until_deadline),
-        T(test_acquire_wait_then_ok),
-        T(test_acquire_sleep_capped_by_holder_pttl),
-        T(test_acquire_unknown_pttl_does_not_cap),
-        T(test_acquire_ambiguous_releases_by_token),
-        T(test_acquire_ambiguous_cleanup_fails_keeps_first_error),
+        T(test_acquire_validity_from_send_time),
+        T(test_acquire_connect_failure_no_cleanup),
         T(test_acquire_server_error_no_cleanup),
         T(test_acquire_long_server_error_truncated),
-        T(test_acquire_connect_failure_no_cleanup),
-        T(test_acquire_interrupted),
-        T(test_acquire_interrupt_hook_not_called_without_sleep),
-        T(test_acquire_validity_from_send_time),
+        T(test_acquire_interrupt_hook_not_called_without_wait),
+        T(test_acquire_ambiguous_set_undone_by_eval),
+        T(test_acquire_ambiguous_undo_never_retried),
         T(test_acquire_unexpected_reply),
+        T(test_acquire_wait_granted_at_once),
+        T(test_acquire_wake_reattempts_at_once),
+        T(test_acquire_block_time_from_pttl),
+        T(test_acquire_block_capped_by_time_left),
+        T(test_acquire_timeout_cancels_once),
+        T(test_acquire_cancel_noscript_falls_back_to_eval),
+        T(test_acquire_sub_ms_wait_sleeps_without_blpop),
+        T(test_acquire_interrupted_cancels),
+        T(test_acquire_blpop_refused_falls_back_to_polling),
+        T(test_acquire_polling_capped_by_pttl_and_time_left),
+        T(test_acquire_blpop_transport_failure),
+        T(test_acquire_fenced),
+        T(test_fair_trylock),
+        T(test_fair_handover_extends_claim_to_ttl),
+        T(test_fair_handover_within_claim_no_refresh),
+        T(test_fair_handover_lost_before_refresh),
+        T(test_fair_timeout_cancels),
+        T(test_fair_interrupted_cancels),
+        T(test_fair_ambiguous_undone_by_eval_cancel),
+        T(test_fair_release),
         T(test_release),
         T(test_release_noscript_falls_back_to_eval),
         T(test_release_server_error),
         T(test_release_transport_failure_retried_once),
         T(test_release_many),
+        T(test_release_many_mixed_fair_and_default),
         T(test_release_many_noscript_in_the_middle),
         T(test_release_many_all_noscript),
         T(test_refresh),
@@ -1352,8 +2266,6 @@ int main(void)
         T(test_status),
         T(test_exists_and_delete),
         T(test_delete_never_retried),
-        T(test_lease_fence_key_same_slot),
-        T(test_acquire_fenced),
         T(test_refresh_many),
         T(test_binary_keys_and_tokens),
         T(test_scripts_use_keys_and_argv_only),
