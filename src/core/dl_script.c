@@ -188,7 +188,8 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
 {
     script_call_t *sc;
     dl_cmd_t *cmds;
-    dl_reply_t *r;
+    dl_reply_t *r, *again;
+    size_t *idx;
     dl_status_t st = DL_OK;
     size_t i;
 
@@ -196,7 +197,9 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
     sc = calloc(n, sizeof(*sc));
     cmds = calloc(n, sizeof(*cmds));
     r = calloc(n, sizeof(*r));
-    if (!sc || !cmds || !r) {
+    again = calloc(n, sizeof(*again));
+    idx = calloc(n, sizeof(*idx));
+    if (!sc || !cmds || !r || !again || !idx) {
         st = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -206,29 +209,44 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
         flags[i] = 0;
     }
     st = dl_call(t, n, cmds, r, DL_RETRY_ANY, err);
-    for (i = 0; st == DL_OK && i < n; i++) {
-        long long one = 0;
-        if (is_noscript(&r[i])) {
-            /* The cache is empty: send the text at once (EVAL also caches it again). */
-            dl_reply_t again;
-            st = dl_script_run(t, pick(leases[i]), leases[i], leases[i]->ttl_ms, 0, 1, DL_RETRY_ANY, &again, err);
-            if (st == DL_OK) {
-                if (again.type == DL_REPLY_INTEGER) one = again.integer;
-                else st = dl_unexpected(t, pick(leases[i])->what, err);
+    if (st == DL_OK) {
+        /* The script cache was empty (restart, failover, SCRIPT FLUSH): send the
+         * entries that got NOSCRIPT again as one pipeline of EVALs (the first
+         * caches the script): two round trips in all, whatever n. */
+        size_t m = 0;
+        for (i = 0; i < n; i++) {
+            if (is_noscript(&r[i])) {
+                dl_reply_free(&r[i]);
+                use_eval(&sc[i], pick(leases[i]));
+                cmds[m] = as_cmd(&sc[i]);
+                idx[m++] = i;
             }
-            dl_reply_free(&again);
-        } else if (r[i].type == DL_REPLY_INTEGER) {
-            one = r[i].integer;
+        }
+        if (m > 0) {
+            st = dl_call(t, m, cmds, again, DL_RETRY_ANY, err);
+            for (i = 0; i < m; i++) {
+                r[idx[i]] = again[i];
+                memset(&again[i], 0, sizeof(again[i]));
+            }
+        }
+    }
+    for (i = 0; st == DL_OK && i < n; i++) {
+        if (r[i].type == DL_REPLY_INTEGER) {
+            flags[i] = r[i].integer == 1;
         } else {
             st = r[i].type == DL_REPLY_ERROR ? dl_server_error(t, &r[i], pick(leases[i])->what, err)
                                              : dl_unexpected(t, pick(leases[i])->what, err);
         }
-        flags[i] = st == DL_OK && one == 1;
     }
-    for (i = 0; i < n; i++) dl_reply_free(&r[i]);
+    for (i = 0; i < n; i++) {
+        dl_reply_free(&r[i]);
+        dl_reply_free(&again[i]);
+    }
 done:
     free(sc);
     free(cmds);
     free(r);
+    free(again);
+    free(idx);
     return st;
 }

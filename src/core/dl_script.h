@@ -71,7 +71,7 @@ dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, con
 /*
  * Runs, for each lease i, the script pick(leases[i]) with its own ttl_ms, all
  * in one pipelined round trip (DL_RETRY_ANY); flags[i] = the reply == 1.
- * NOSCRIPT replies are re-run one by one with EVAL.
+ * Entries answered NOSCRIPT are sent again as one pipeline of EVALs.
  */
 dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
                                dl_lease_t *const *leases, int *flags, dl_error_t *err);

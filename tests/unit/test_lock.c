@@ -1849,7 +1849,7 @@ static void test_release_many_noscript_in_the_middle(void **state)
     assert_int_equal(released[1], 1);
     assert_int_equal(released[2], 0);
     assert_int_equal(f->flag, 1);       /* exactly one EVAL */
-    assert_true(f->ncalls <= 3);
+    assert_int_equal(f->ncalls, 2);     /* the pipeline, then the NOSCRIPT entry again with EVAL */
     for (i = 0; i < 3; i++) dl_lease_free(l[i]);
 }
 
@@ -1896,6 +1896,9 @@ static void test_release_many_all_noscript(void **state)
     assert_int_equal(dl_lock_release_many(&f->t, 4, l, released, &err), DL_OK);
     for (i = 0; i < 4; i++) assert_int_equal(released[i], 1);
     assert_int_equal(f->counter, 4);  /* each lease deleted exactly once */
+    assert_int_equal(f->ncalls, 2);   /* an empty cache costs one more round trip, not one per lease */
+    assert_int_equal(f->calls[1].n, 4);
+    for (i = 0; i < 4; i++) assert_true(is_cmd(&f->calls[1].cmd[i], "EVAL"));
     for (i = 0; i < 4; i++) dl_lease_free(l[i]);
 }
 
