@@ -86,13 +86,15 @@ static void atfork_prepare(void) { pthread_mutex_lock(&mu); }
 static void atfork_parent(void) { pthread_mutex_unlock(&mu); }
 static void atfork_child(void)
 {
-    /* The thread does not exist here; the lock was taken by prepare. */
-    pthread_mutex_init(&mu, NULL);
+    /* The lock was taken by prepare, in the thread that forked: the only thread
+     * here, so it may release it. The condition variable is made anew: its
+     * waiter (the watchdog thread) does not exist in the child. */
     cond_init();
     running = 0;
     stopping = 0;
     lost_pending = 0;
     drop_all();
+    pthread_mutex_unlock(&mu);
 }
 
 static void init_once(void)

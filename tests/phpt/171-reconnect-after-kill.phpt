@@ -15,8 +15,9 @@ require __DIR__ . '/inc/proc.inc';
 $prefix = 'phpt_171:';
 $pw = env_or_fail('DISTLOCK_TEST_REDIS_PASSWORD');
 $setups = [
-    'plain db3' => [(int)env_or_fail('DISTLOCK_TEST_REDIS_PORT'), "redis://127.0.0.1:%d/3", RawConn::main(3)],
-    'auth db2'  => [(int)env_or_fail('DISTLOCK_TEST_REDIS_AUTH_PORT'), "redis://:" . rawurlencode($pw) . "@127.0.0.1:%d/2", RawConn::auth(2)],
+    // {port} is replaced (not sprintf: the encoded password holds "%40")
+    'plain db3' => [(int)env_or_fail('DISTLOCK_TEST_REDIS_PORT'), "redis://127.0.0.1:{port}/3", RawConn::main(3)],
+    'auth db2'  => [(int)env_or_fail('DISTLOCK_TEST_REDIS_AUTH_PORT'), "redis://:" . rawurlencode($pw) . "@127.0.0.1:{port}/2", RawConn::auth(2)],
 ];
 
 /* Kills the extension's connection(s) to $port (found by their local ports); returns how many. */
@@ -33,7 +34,7 @@ foreach ($setups as $label => [$port, $fmt, $raw]) {
     echo "== $label\n";
     foreach (($raw->cmd('KEYS', $prefix . '*') ?: []) as $k) { $raw->cmd('DEL', $k); }
     $before = own_tcp_ports_to($port);
-    $dl = new DistLock(sprintf($fmt, $port), ['prefix' => $prefix]);
+    $dl = new DistLock(str_replace('{port}', (string)$port, $fmt), ['prefix' => $prefix]);
     $held = $dl->lock('held', 30, 1);
     var_dump($raw->cmd('GET', $prefix . 'held') === $held->token());
 

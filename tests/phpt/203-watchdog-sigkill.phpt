@@ -2,6 +2,7 @@
 watchdog: a SIGKILLed holder renews nothing: its lease (ttl 1 s, kept alive by its watchdog until then) expires within its TTL
 --EXTENSIONS--
 distlock
+posix
 --SKIPIF--
 <?php
 require __DIR__ . '/inc/skipif.inc';
