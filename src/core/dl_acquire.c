@@ -205,8 +205,14 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */
             st = DL_OK;
         }
-        dl_clock_sleep_us(dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, backoff_attempt++),
-                                           dl_random_upto(opts->backoff.jitter_us), remaining_us, holder_pttl_ms));
+        {
+            int64_t sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, backoff_attempt++),
+                                                dl_random_upto(opts->backoff.jitter_us), remaining_us, holder_pttl_ms);
+            /* A fair waiter must show a sign of life (its next attempt) within the
+             * liveness window, or it is skipped and loses its place. */
+            if (lease->fair && sleep_us > DL_FAIR_ALIVE_MS * 1000 / 3) sleep_us = DL_FAIR_ALIVE_MS * 1000 / 3;
+            dl_clock_sleep_us(sleep_us);
+        }
     }
     if (res->acquired) lease->pid = dl_proc_pid();
     res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <hiredis/hiredis.h>
 
@@ -61,6 +62,11 @@ void dl_conn_close(dl_conn_t *c)
         c->ctx = NULL;
     }
     c->calls = 0;
+}
+
+void dl_conn_abandon(dl_conn_t *c)
+{
+    if (c && c->ctx) close(c->ctx->fd);
 }
 
 void dl_conn_free(dl_conn_t *c)

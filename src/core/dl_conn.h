@@ -38,6 +38,13 @@ dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err);
 /* Closes the connection (without writing if it belongs to another pid) and frees it. */
 void dl_conn_free(dl_conn_t *c);
 
+/*
+ * In a forked child, for a connection another thread of the parent was using
+ * at the moment of fork(): its hiredis structures may be half-updated, so they
+ * are left alone (leaked); only the socket is closed. Nothing is written.
+ */
+void dl_conn_abandon(dl_conn_t *c);
+
 /* Drops the current context, if any; the next call reconnects. */
 void dl_conn_close(dl_conn_t *c);
 

@@ -92,9 +92,23 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease)
 
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
-    long long r = 0;
-    dl_status_t st = dl_script_run_int(t, dl_script_release_for(lease), lease, 0, DL_RETRY_ANY, &r, err);
-    *released = st == DL_OK && r == 1;
+    const dl_script_t *s = dl_script_release_for(lease);
+    int64_t sent_ns = dl_clock_now_ns();
+    int retried = 0;
+    long long v = 0;
+    dl_reply_t r;
+    dl_status_t st = dl_script_run_retried(t, s, lease, 0, 0, 0, DL_RETRY_ANY, &r, &retried, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) v = r.integer;
+        else st = dl_unexpected(t, s->what, err);
+    }
+    dl_reply_free(&r);
+    /* The first reply was lost and the release sent again (it is idempotent).
+     * If the lease was still valid when the first attempt went out, nobody else
+     * could have taken or removed the key since: finding it gone (or, in fair
+     * mode, handed to the next waiter) means the first attempt did it. */
+    if (st == DL_OK && retried && v != 1 && sent_ns < lease->valid_until_ns) v = 1;
+    *released = st == DL_OK && v == 1;
     return st;
 }
 

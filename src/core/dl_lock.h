@@ -132,7 +132,13 @@ typedef struct dl_acquire_result {
 dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                             dl_acquire_result_t *res, dl_error_t *err);
 
-/* Compare-and-delete (fair: hand-over). *released = 1 when the key held our token, 0 when not ours. */
+/*
+ * Compare-and-delete (fair: hand-over). *released = 1 when the key held our
+ * token, 0 when not ours. When the reply is lost it is sent once more on a
+ * fresh connection; if the key is then gone or held by another owner although
+ * the lease was still valid when the first attempt went out, the first attempt
+ * did it (nobody else could have), and 1 is reported.
+ */
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err);
 
 /* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */

@@ -40,17 +40,24 @@ dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t 
                         what);
 }
 
-dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
-                    dl_error_t *err)
+static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                                 dl_retry_t retry, int *retried, dl_error_t *err)
 {
     dl_status_t st = t->call(t->impl, n, cmds, replies, 0, err);
     if (st != DL_OK && dl_status_is_transport_failure(st) &&
         (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
         for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
+        if (retried) *retried = 1;
         st = t->call(t->impl, n, cmds, replies, 0, err);
     }
     return st;
+}
+
+dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
+                    dl_error_t *err)
+{
+    return call_counting(t, n, cmds, replies, retry, NULL, err);
 }
 
 static int is_noscript(const dl_reply_t *r)
@@ -125,7 +132,7 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, queue_key); ADD_KEY(sc, l, alive_key);
         ADD_KEY(sc, l, token);
         ADD_KEY(sc, l, wake_prefix);
-        add_num(sc, DL_WAKE_TTL_MS);
+        add_num(sc, DL_FAIR_CLAIM_MS);  /* the waiter's wake list lives as long as its claim */
         add_num(sc, DL_FAIR_CLAIM_MS);
         if (s->shape == DL_SHAPE_FAIR_CANCEL) add(sc, "cancel", 6);
         else add(sc, "release", 7);
@@ -151,6 +158,13 @@ static void use_eval(script_call_t *sc, const dl_script_t *s)
 dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
                           int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r, dl_error_t *err)
 {
+    return dl_script_run_retried(t, s, lease, ttl_ms, waiting, force_eval, retry, r, NULL, err);
+}
+
+dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                  int64_t ttl_ms, int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r,
+                                  int *retried, dl_error_t *err)
+{
     script_call_t sc;
     dl_cmd_t cmd;
     dl_status_t st;
@@ -158,11 +172,11 @@ dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const d
     build(&sc, s, lease, ttl_ms, waiting);
     if (force_eval) use_eval(&sc, s);
     cmd = as_cmd(&sc);
-    st = dl_call(t, 1, &cmd, r, retry, err);
+    st = call_counting(t, 1, &cmd, r, retry, retried, err);
     if (st == DL_OK && is_noscript(r)) {
         dl_reply_free(r);
         use_eval(&sc, s);
-        st = dl_call(t, 1, &cmd, r, retry, err);
+        st = call_counting(t, 1, &cmd, r, retry, retried, err);
     }
     if (st == DL_OK && r->type == DL_REPLY_ERROR) {
         st = dl_server_error(t, r, s->what, err);

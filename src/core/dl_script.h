@@ -64,6 +64,11 @@ dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_
 dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
                           int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r, dl_error_t *err);
 
+/* dl_script_run that also sets *retried (when not NULL) when a call was sent a second time. */
+dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                  int64_t ttl_ms, int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r,
+                                  int *retried, dl_error_t *err);
+
 /* dl_script_run for scripts answering an integer. */
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
                               dl_retry_t retry, long long *result, dl_error_t *err);

@@ -43,13 +43,16 @@
 
 /*
  * Release (default mode): compare-and-delete that wakes one waiter. KEYS K W Q;
- * ARGV token, wake list TTL ms. Returns 1 if deleted, 0 if not ours. Only when
+ * ARGV token, wake list TTL ms. Returns 1 if deleted, 0 if another owner holds
+ * it, -1 if the key is gone (the caller tells an expiry from its own earlier
+ * attempt whose reply was lost: dl_lock_release). Only when
  * a live waiter is in Q is a wake token pushed; W holds at most one (LTRIM) and
  * expires. Redis serves blocked BLPOP clients in arrival order: the longest
  * waiter wakes.
  */
 #define DL_SCRIPT_RELEASE \
-    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end " \
+    "local v = redis.call('GET', KEYS[1]) " \
+    "if v ~= ARGV[1] then if v then return 0 end return -1 end " \
     "redis.call('DEL', KEYS[1]) " \
     "if redis.call('EXISTS', KEYS[3]) == 1 then " \
         "local t = redis.call('TIME') " \
@@ -69,14 +72,16 @@
 
 /*
  * Fair acquire. KEYS K F FQ FA MYWAKE; ARGV token, ttl ms, fence flag, liveness
- * window ms ("0": do not queue, as tryLock). Already handed over to us: take
- * it ({1, fence from our wake list}). Free and we are first among the live
+ * window ms ("0": do not queue, as tryLock). Already handed over to us (found
+ * by this attempt rather than by BLPOP): extend the hand-over's claim to our
+ * ttl and take it ({1, fence from our wake list}). Free and we are first among the live
  * waiters (dead heads are dropped): take it. Else queue (keeping our place:
  * ZADD NX) and refresh our liveness; return {0, PTTL}.
  */
 #define DL_SCRIPT_FAIR_ACQUIRE \
     "local tok = ARGV[1] " \
     "if redis.call('GET', KEYS[1]) == tok then " \
+        "redis.call('PEXPIRE', KEYS[1], ARGV[2]) " \
         "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) " \
         "local f = redis.call('LPOP', KEYS[5]) redis.call('DEL', KEYS[5]) " \
         "return {1, tonumber(f) or 0} " \
@@ -110,15 +115,18 @@
  * the queue. If the lock is ours, it goes straight to the longest live waiter:
  * SET to its token for min(its ttl, claim) (a waiter that died after its last
  * sign of life blocks others for the claim at most; a live one extends to its
- * ttl), fenced if it asked, and its own wake list gets the fencing number.
- * Nobody live: the key is deleted. Returns 1 if the lock was ours, else 0.
+ * ttl), fenced if it asked, and its own wake list gets the fencing number
+ * (ARGV[3], its TTL, is the claim: a waiter that finds the hand-over by its
+ * next attempt rather than by BLPOP still gets the number). Nobody live: the key is deleted. Returns 1
+ * if the lock was ours, -1 if the key was gone, 0 if another owner holds it.
  */
 #define DL_SCRIPT_FAIR_RELEASE \
     "local tok = ARGV[1] " \
     "if ARGV[5] == 'cancel' then " \
         "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) redis.call('DEL', ARGV[2] .. tok) " \
     "end " \
-    "if redis.call('GET', KEYS[1]) ~= tok then return 0 end " \
+    "local v = redis.call('GET', KEYS[1]) " \
+    "if v ~= tok then if v then return 0 end return -1 end " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
     "while true do " \
         "local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1] " \
@@ -144,10 +152,10 @@
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
-#define DL_SCRIPT_RELEASE_SHA "929d6c02807f8cba0c36f0372da2106722d23d47"
+#define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
 #define DL_SCRIPT_CANCEL_SHA "7ece18270eb30e50c479bfdb921650492e9689c9"
-#define DL_SCRIPT_FAIR_ACQUIRE_SHA "292d22c6c6cf0643d1c3e43de34e6d73029fd5ae"
-#define DL_SCRIPT_FAIR_RELEASE_SHA "644f1335f7c4d2bde4cbe1837da6a189483fd2bf"
+#define DL_SCRIPT_FAIR_ACQUIRE_SHA "a87cb360fc5820424b818d67b0b789b6810f0a27"
+#define DL_SCRIPT_FAIR_RELEASE_SHA "da236158d3ed327bbdcc2ff1992b8b6dafa1f41e"
 #define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 

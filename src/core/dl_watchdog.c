@@ -13,6 +13,7 @@
 typedef struct wd_server {
     dl_server_config_t cfg;   /* copy, for matching */
     dl_conn_t *conn;
+    int busy;                 /* the thread is in a round trip on conn (set under the lock) */
 } wd_server_t;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -67,7 +68,10 @@ static void drop_all(void)
     }
     dl_renew_sched_free(&sched);
     for (i = 0; i < nservers; i++) {
-        dl_conn_free(servers[i]->conn);  /* close() only: nothing is written */
+        /* close() only: nothing is written. A connection the parent's thread
+         * was using at fork() may be half-updated: only its socket is closed. */
+        if (servers[i]->busy) dl_conn_abandon(servers[i]->conn);
+        else dl_conn_free(servers[i]->conn);
         dl_server_config_free(&servers[i]->cfg);
         free(servers[i]);
     }
@@ -197,11 +201,13 @@ static void *wd_main(void *arg)
                 }
             }
             if (start == 0) continue;
+            srv->busy = 1;
             pthread_mutex_unlock(&mu);
             sent = dl_clock_now_ns();
             renew_on(srv, due, start, results);
             now = dl_clock_now_ns();
             pthread_mutex_lock(&mu);
+            srv->busy = 0;
             stats.round_trips++;
             if (results[0] == -1) stats.errors++;
             for (i = 0; i < start; i++) {

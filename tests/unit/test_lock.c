@@ -370,7 +370,7 @@ static void expect_fair_release(const rec_cmd_t *c, int eval, const dl_lease_t *
 {
     const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_FAIR_RELEASE : DL_SCRIPT_FAIR_RELEASE_SHA;
     expect_cmd(c, 12, S(h), S(s), S("4"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key), K(l, token),
-               K(l, wake_prefix), S("2000"), S("3000"), S(mode));
+               K(l, wake_prefix), S("3000"), S("3000"), S(mode));
 }
 
 static void expect_refresh(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl)
@@ -1694,6 +1694,39 @@ static void test_release_transport_failure_retried_once(void **state)
     dl_lease_free(l);
 }
 
+/* A release whose reply was lost is sent again; if the lease was still valid
+ * when it first went out, finding the key gone (-1) or handed on (0) means the
+ * first attempt did it: reported released. Past the lease: not. */
+static void test_release_retry_after_lost_reply(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "r", "tok-r", 1500);
+    dl_error_t err;
+    int released = -1;
+
+    l->valid_until_ns = dl_clock_now_ns() + 1000000000LL;   /* valid for 1 s more */
+    push_fail(f, DL_ERR_TIMEOUT, "timeout");
+    push_ok(f, RP_INT(-1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    push_fail(f, DL_ERR_IO, "reset");
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    /* Without a lost reply, a key found gone is not ours. */
+    push_ok(f, RP_INT(-1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 0);
+    /* The lease had run out before the first attempt: it may have expired on its own. */
+    l->valid_until_ns = dl_clock_now_ns() - 1000000;
+    push_fail(f, DL_ERR_TIMEOUT, "timeout");
+    push_ok(f, RP_INT(-1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 0);
+    assert_int_equal(f->ncalls, 7);
+    dl_lease_free(l);
+}
+
 /* ---- release_many ---------------------------------------------------- */
 
 static void test_release_many(void **state)
@@ -2262,6 +2295,7 @@ int main(void)
         T(test_release_transport_failure_retried_once),
         T(test_release_many),
         T(test_release_many_mixed_fair_and_default),
+        T(test_release_retry_after_lost_reply),
         T(test_release_many_noscript_in_the_middle),
         T(test_release_many_all_noscript),
         T(test_refresh),
