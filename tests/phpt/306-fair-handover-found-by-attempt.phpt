@@ -14,29 +14,31 @@ $uri = str_replace('redis://', 'redis://phpt_306_noblpop:pw306@', test_uri());
 $slow = is_valgrind() ? 10 : 1;
 $opts = ['prefix' => $p, 'fair' => true, 'fencing' => true, 'retry_delay' => 0.05, 'retry_jitter' => 0.0];
 
+$out = sys_get_temp_dir() . '/phpt_306.out';
+@unlink($out);
 $holder = new DistLock($uri, $opts);
 $l = $holder->lock('f', 30);
-$pid = fork_child(function () use ($uri, $opts, $p) {
+$pid = fork_child(function () use ($uri, $opts, $out) {
     $d = new DistLock($uri, $opts);
-    $lk = $d->lock('f', 10, 20);               // polls; the hand-over is found by an attempt
-    $out = sprintf("%.1f %d", $lk->remainingLifetime(), (int)($lk->fencingToken() !== null));
-    file_put_contents(sys_get_temp_dir() . '/phpt_306.out', $out);
-    usleep(4500000);                           // longer than the 3 s hand-over claim
-    file_put_contents(sys_get_temp_dir() . '/phpt_306.out', ' ' . ($lk->isAcquired() ? 'held' : 'LOST'), FILE_APPEND);
+    $lk = $d->lock('f', 10, 60);               // polls; the hand-over is found by an attempt
+    file_put_contents($out, sprintf("%.1f %d", $lk->remainingLifetime(), (int)($lk->fencingToken() !== null)));
+    usleep(6000000);                           // holds well past the 3 s hand-over claim
+    file_put_contents($out, ' ' . ($lk->isAcquired() ? 'held' : 'LOST'), FILE_APPEND);
     $lk->release();
     return 0;
 });
 usleep(300000 * $slow);                        // the child is queued and polling
 $l->release();                                 // hands over to it
-usleep(1500000 * $slow);
+for ($t = microtime(true); !is_file($out) && microtime(true) - $t < 30; ) usleep(10000);
+usleep(3500000);                               // past the claim, inside the child's hold
 $third = new DistLock(test_uri(), ['prefix' => $p, 'fair' => true]);
 var_dump($third->tryLock('f'));                // nobody can take it meanwhile
 echo wait_child($pid), "\n";
-[$life, $fenced, $state] = explode(' ', file_get_contents(sys_get_temp_dir() . '/phpt_306.out'));
+[$life, $fenced, $state] = explode(' ', file_get_contents($out));
 echo "lease after the hand-over longer than the 3 s claim: ", var_export((float)$life > 5.0, true), "\n";
 echo "fencing token: ", $fenced === '1' ? 'yes' : 'no', "\n";
-echo "after 4.5 s: $state\n";
-@unlink(sys_get_temp_dir() . '/phpt_306.out');
+echo "after 6 s: $state\n";
+@unlink($out);
 ?>
 --CLEAN--
 <?php
@@ -49,4 +51,4 @@ NULL
 exit=0
 lease after the hand-over longer than the 3 s claim: true
 fencing token: yes
-after 4.5 s: held
+after 6 s: held
