@@ -32,6 +32,19 @@ interface Adapter
 }
 
 /** A \Redis connected to the bench server, optionally named (CLIENT SETNAME). */
+/* Runs $body (if any) while the lock is held, then releases it in all cases; true. */
+function hold_and_release(?callable $body, callable $release): bool
+{
+    try {
+        if ($body !== null) {
+            $body();
+        }
+    } finally {
+        $release();
+    }
+    return true;
+}
+
 function redis_connect(string $host, int $port, ?string $clientName = null, bool $persistent = false): \Redis
 {
     $r = new \Redis();

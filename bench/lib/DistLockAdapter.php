@@ -61,13 +61,6 @@ final class DistLockAdapter implements Adapter
                 return false;
             }
         }
-        try {
-            if ($body !== null) {
-                $body();
-            }
-        } finally {
-            $lock->release();
-        }
-        return true;
+        return hold_and_release($body, fn () => $lock->release());
     }
 }

@@ -42,13 +42,6 @@ final class LaravelAdapter implements Adapter
         } catch (LockTimeoutException) {
             return false;
         }
-        try {
-            if ($body !== null) {
-                $body();
-            }
-        } finally {
-            $lock->release();
-        }
-        return true;
+        return hold_and_release($body, fn () => $lock->release());
     }
 }

@@ -37,13 +37,6 @@ final class SymfonyAdapter implements Adapter
         if (!$lock->acquire(true)) {
             return false;
         }
-        try {
-            if ($body !== null) {
-                $body();
-            }
-        } finally {
-            $lock->release();
-        }
-        return true;
+        return hold_and_release($body, fn () => $lock->release());
     }
 }
