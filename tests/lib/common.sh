@@ -1,0 +1,197 @@
+# tests/lib/common.sh — shared by scripts/test and the suite scripts under tests/.
+#
+# A suite script (tests/<area>/run.sh) is run by scripts/test from the
+# repository root, as its own bash process, with this environment:
+#   PHP                  the php binary
+#   DISTLOCK_SO          absolute path of the built modules/distlock.so
+#   DISTLOCK_LOG_DIR     a directory for this suite's logs (created)
+#   DISTLOCK_CACHE_DIR   a cache kept across runs and clones (source builds,
+#                        Composer downloads, Debian source packages)
+#   DISTLOCK_TEST_REDIS, DISTLOCK_TEST_REDIS_PORT, DISTLOCK_TEST_REDIS_SOCK,
+#   DISTLOCK_TEST_REDIS_AUTH, DISTLOCK_TEST_REDIS_AUTH_PORT,
+#   DISTLOCK_TEST_REDIS_PASSWORD, REDIS_SERVER, REDIS_CLI
+# It sources this file, counts with suite_pass/suite_fail/suite_count, and
+# ends with suite_end, which prints the plain line "N passed, N failed"
+# (", N skipped") that scripts/test adds to its own totals, and exits non-zero
+# when anything failed. A suite that skips a test counts it as failed: the
+# servers are there, so a green run means every test ran.
+
+: "${DISTLOCK_CACHE_DIR:=/var/cache/distlock-test}"
+: "${DISTLOCK_LOG_DIR:=$(mktemp -d "${TMPDIR:-/tmp}/distlock-suite.XXXXXX")}"
+: "${PHP:=$(command -v php)}"
+export DISTLOCK_CACHE_DIR DISTLOCK_LOG_DIR PHP
+mkdir -p "$DISTLOCK_CACHE_DIR" "$DISTLOCK_LOG_DIR"
+
+SUITE_PASSED=0
+SUITE_FAILED=0
+SUITE_SKIPPED=0
+SUITE_REDIS_PIDS=()
+MAX_EXCERPT=${MAX_EXCERPT:-400}
+
+section() { printf '\n==== %s ====\n' "$*"; }
+note()    { printf '  %s\n' "$*"; }
+suite_pass() { SUITE_PASSED=$((SUITE_PASSED + 1)); echo "PASS: $*"; }
+suite_fail() { SUITE_FAILED=$((SUITE_FAILED + 1)); echo "FAIL: $*"; }
+# suite_count PASSED FAILED [SKIPPED]: adds a sub-runner's totals.
+suite_count() { SUITE_PASSED=$((SUITE_PASSED + $1)); SUITE_FAILED=$((SUITE_FAILED + $2)); SUITE_SKIPPED=$((SUITE_SKIPPED + ${3:-0})); }
+
+# Prints the closing line and exits: 0 when nothing failed.
+suite_end() {
+    if [ "$SUITE_SKIPPED" -gt 0 ]; then
+        echo "$SUITE_PASSED passed, $SUITE_FAILED failed, $SUITE_SKIPPED skipped"
+    else
+        echo "$SUITE_PASSED passed, $SUITE_FAILED failed"
+    fi
+    [ "$SUITE_FAILED" -eq 0 ]
+    exit $?
+}
+
+# Prints at most MAX_EXCERPT lines of a log (its last ones with --tail).
+excerpt() {
+    local file=$1 mode=${2:-} n
+    [ -f "$file" ] || { note "(no log $file)"; return 0; }
+    n=$(wc -l <"$file")
+    if [ "$n" -le "$MAX_EXCERPT" ]; then
+        sed 's/^/  | /' "$file"
+    elif [ "$mode" = --tail ]; then
+        note "... (last $MAX_EXCERPT of $n lines; full log: $file)"
+        tail -n "$MAX_EXCERPT" "$file" | sed 's/^/  | /'
+    else
+        head -n "$MAX_EXCERPT" "$file" | sed 's/^/  | /'
+        note "... (first $MAX_EXCERPT of $n lines; full log: $file)"
+    fi
+}
+
+# Sum of the N in lines of FILE matching the ERE $2 with N in its first group.
+sum_matches() {
+    sed -nE "s/$2/\1/p" "$1" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# ensure_packages PKG...: apt-get installs the Debian packages that are missing.
+ensure_packages() {
+    local p missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    note "installing: ${missing[*]}"
+    if [ "$(id -u)" != 0 ]; then
+        note "not root: cannot apt-get install ${missing[*]}"
+        return 1
+    fi
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } \
+        >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
+}
+
+# apt_source PACKAGE VERSION: downloads and unpacks a Debian source package
+# through a private deb-src list (the system's apt configuration is not
+# touched) into $DISTLOCK_CACHE_DIR/src/PACKAGE-VERSION, once; prints that
+# directory. Suites served: bookworm, trixie, sid.
+apt_source() {
+    local pkg=$1 ver=$2 base="$DISTLOCK_CACHE_DIR/apt-src" dest
+    dest="$DISTLOCK_CACHE_DIR/src/$pkg-$ver"
+    if [ -f "$dest/.unpacked" ]; then echo "$dest"; return 0; fi
+    mkdir -p "$base/lists/partial" "$base/dl" "$DISTLOCK_CACHE_DIR/src"
+    local opts=(-o "Dir::Etc::SourceList=$base/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                -o "Dir::State::Lists=$base/lists" -o "Dir::Cache=$base/cache" -o APT::Sandbox::User=root)
+    if [ ! -f "$base/sources.list" ]; then
+        local s
+        for s in bookworm trixie sid; do
+            echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
+        done >"$base/sources.list"
+    fi
+    if ! ls "$base/dl/${pkg}_${ver%%-*}"*.orig.tar.* >/dev/null 2>&1 || ! ls "$base/dl/${pkg}_${ver}.dsc" >/dev/null 2>&1; then
+        # Lists older than a day are fetched again (a new upload replaces the old version).
+        if [ -z "$(find "$base/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -n1)" ]; then
+            apt-get "${opts[@]}" update >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
+        fi
+        (cd "$base/dl" && apt-get "${opts[@]}" source --download-only "$pkg=$ver") >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
+            || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
+    fi
+    rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+    tar -xf "$(ls "$base/dl/${pkg}_${ver%%-*}"*.orig.tar.* | head -n1)" -C "$dest.tmp" --strip-components=1 \
+        || { rm -rf "$dest.tmp"; return 1; }
+    rm -rf "$dest" && mv "$dest.tmp" "$dest" && touch "$dest/.unpacked"
+    echo "$dest"
+}
+
+# Composer with its cache and home outside the clone (kept across runs).
+composer_env() {
+    export COMPOSER_ALLOW_SUPERUSER=1 COMPOSER_NO_INTERACTION=1 COMPOSER_NO_AUDIT=1
+    export COMPOSER_HOME="$DISTLOCK_CACHE_DIR/composer-home" COMPOSER_CACHE_DIR="$DISTLOCK_CACHE_DIR/composer-cache"
+    mkdir -p "$COMPOSER_HOME" "$COMPOSER_CACHE_DIR"
+}
+
+free_port() {
+    "$PHP" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0", $e, $m);
+        if (!$s) { fwrite(STDERR, "$m\n"); exit(1); }
+        $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
+}
+
+# start_redis NAME PASSWORD [redis-server args...]: starts a throw-away server
+# on a free loopback port (no persistence), waits for PONG; sets STARTED_PORT
+# and STARTED_PID. PASSWORD may be empty. Stopped by stop_redis_all.
+start_redis() {
+    local name=$1 pass=$2 port pid try i auth=() dir="$DISTLOCK_LOG_DIR/redis-$1"
+    shift 2
+    [ -n "$pass" ] && auth=(-a "$pass" --no-auth-warning)
+    mkdir -p "$dir"
+    for try in 1 2 3 4 5; do
+        port=$(free_port) || return 1
+        "${REDIS_SERVER:-redis-server}" --port "$port" --bind 127.0.0.1 -::1 --save '' --appendonly no \
+            --daemonize no --enable-debug-command local --dir "$dir" \
+            --logfile "$DISTLOCK_LOG_DIR/redis-$name.log" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&- &
+        pid=$!
+        SUITE_REDIS_PIDS+=("$pid")
+        for i in $(seq 1 100); do
+            kill -0 "$pid" 2>/dev/null || break
+            if [ "$("${REDIS_CLI:-redis-cli}" -p "$port" "${auth[@]+"${auth[@]}"}" ping 2>/dev/null)" = PONG ]; then
+                STARTED_PORT=$port STARTED_PID=$pid
+                note "$name: pid $pid, 127.0.0.1:$port $*"
+                return 0
+            fi
+            sleep 0.1
+        done
+        kill -9 "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        note "$name: redis-server on port $port did not come up (try $try)"
+    done
+    excerpt "$DISTLOCK_LOG_DIR/redis-$name.log" --tail
+    return 1
+}
+
+stop_redis_all() {
+    local pid i
+    for pid in "${SUITE_REDIS_PIDS[@]+"${SUITE_REDIS_PIDS[@]}"}"; do
+        kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${SUITE_REDIS_PIDS[@]+"${SUITE_REDIS_PIDS[@]}"}"; do
+        for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    SUITE_REDIS_PIDS=()
+}
+
+# junit_count NAME FILE: adds the totals of a PHPUnit JUnit XML log (skipped
+# and incomplete tests count as failed) and lists what did not pass.
+junit_count() {
+    local name=$1 file=$2 out
+    if [ ! -s "$file" ]; then suite_fail "$name: no JUnit log ($file)"; return 1; fi
+    out=$("$PHP" -n -r '
+        $x = @simplexml_load_file($argv[1]); if (!$x) { echo "0 1 0\nunreadable JUnit log\n"; exit; }
+        $p = $f = $s = 0; $bad = [];
+        foreach ($x->xpath("//testcase") as $t) {
+            $id = $t["class"] . "::" . $t["name"];
+            if (isset($t->failure) || isset($t->error)) { $f++; $bad[] = "$id (failed)"; }
+            elseif (isset($t->skipped)) { $s++; $bad[] = "$id (skipped)"; }
+            else { $p++; }
+        }
+        echo "$p $f $s\n", implode("\n", $bad), "\n";' "$file" 2>&1)
+    local p f s
+    read -r p f s <<<"$(head -n1 <<<"$out")"
+    tail -n +2 <<<"$out" | sed '/^$/d; s/^/  not passed: /'
+    note "$name: $p passed, $f failed, $s skipped"
+    suite_count "$p" "$((f + s))"
+    [ $((f + s)) -eq 0 ] && [ "$p" -gt 0 ]
+}
