@@ -257,12 +257,16 @@ final class DistLockStoreTest extends TestCase
         $this->assertSame('held', $w->line());
 
         $factory = new LockFactory(Redis::store());
+        // Warm the connection and Redis's script cache, so that only the wait is counted.
+        $warm = $factory->createLock($resource . ':warm', 10.0, false);
+        $warm->acquire(true);
+        $warm->release();
         $lock = $factory->createLock($resource, 10.0, false);
         $raw = Redis::raw();
-        $before = (int) $raw->info('stats')['total_commands_processed'];
+        $before = (int) $raw->info('stats')['total_reads_processed'];
         $this->assertTrue($lock->acquire(true));
         $acquiredNs = hrtime(true);
-        $after = (int) $raw->info('stats')['total_commands_processed'];
+        $after = (int) $raw->info('stats')['total_reads_processed'];
 
         $releasing = $w->line();
         $this->assertStringStartsWith('releasing ', $releasing);
@@ -272,10 +276,12 @@ final class DistLockStoreTest extends TestCase
         // Mutual exclusion: not before the holder let go; woken by it: well within a second after.
         $this->assertGreaterThan($releasingNs, $acquiredNs);
         $this->assertLessThan(1.0, ($acquiredNs - $releasingNs) / 1e9);
-        // Polling every 100 ms (symfony's Lock with a non-blocking store) would send
-        // about 15 attempts during the hold. All commands of the waiter, the holder's
-        // release and this INFO together stay far below that.
-        $this->assertLessThanOrEqual(10, $after - $before, 'commands processed while waiting');
+        // Polling every 100 ms (symfony's Lock over this store hidden behind a
+        // non-blocking interface) makes about 15 attempts of 2 requests during the
+        // hold: 36 to 38 requests measured. The waiter's requests (attempt, block,
+        // attempt after the wake-up, Lock's refresh), the holder's release and this
+        // INFO come to about 8.
+        $this->assertLessThanOrEqual(12, $after - $before, 'requests served while waiting');
         $lock->release();
     }
 
