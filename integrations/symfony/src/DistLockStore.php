@@ -81,7 +81,7 @@ final class DistLockStore implements BlockingStoreInterface
         $acquired = $this->call(static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token), $key, 'save');
         if ($acquired !== null) {
             $acquired->detach();
-        } elseif (!$this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, 'save')) {
+        } elseif (!$this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
             throw new LockConflictedException(\sprintf('The "%s" lock is held by another key.', $name));
         }
 
@@ -106,7 +106,7 @@ final class DistLockStore implements BlockingStoreInterface
 
         // A key that was saved before may hold the lock already: waiting for
         // our own lease to end would never be woken. Refresh it instead.
-        if ($hadToken && $this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, 'save')) {
+        if ($hadToken && $this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
             $key->reduceLifetime($ttl);
             $this->checkNotExpired($key);
 
@@ -166,7 +166,7 @@ final class DistLockStore implements BlockingStoreInterface
             $this->checkNotExpired($key);
         }
 
-        if (!$this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, 'refresh')) {
+        if (!$this->refreshIfOurs($name, $token, $ttl, $key, 'refresh')) {
             throw new LockConflictedException(\sprintf('The "%s" lock is no longer held by this key.', $name));
         }
 
@@ -187,7 +187,13 @@ final class DistLockStore implements BlockingStoreInterface
         }
         $name = (string) $key;
         $token = $key->getState(self::class);
-        $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+        try {
+            $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+        } catch (LockStorageException $e) {
+            if (!self::isForeignKey($e)) {
+                throw $e;
+            }
+        }
         $key->removeState(self::class);
     }
 
@@ -204,7 +210,45 @@ final class DistLockStore implements BlockingStoreInterface
         $name = (string) $key;
         $token = $key->getState(self::class);
 
-        return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
+        try {
+            return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
+        } catch (LockStorageException $e) {
+            if (self::isForeignKey($e)) {
+                return false;
+            }
+            throw $e;
+        }
+    }
+
+    /**
+     * Owner-checked refresh: true when $name is held with $token (lease reset to
+     * $ttl), false when it is free or held by another owner.
+     *
+     * @throws LockStorageException on network, protocol or server errors
+     */
+    private function refreshIfOurs(string $name, string $token, float $ttl, Key $key, string $what): bool
+    {
+        try {
+            return $this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, $what);
+        } catch (LockStorageException $e) {
+            if (self::isForeignKey($e)) {
+                return false;
+            }
+            throw $e;
+        }
+    }
+
+    /**
+     * Whether Redis refused a command because the key holds another type: a
+     * lock of another kind owns it (symfony's RedisStore keeps a sorted set
+     * under the same name when the prefix is ''). That is a definite answer
+     * from the server, "not ours", not a failure.
+     */
+    private static function isForeignKey(LockStorageException $e): bool
+    {
+        $previous = $e->getPrevious();
+
+        return $previous instanceof ConnectionException && str_contains($previous->getMessage(), 'WRONGTYPE');
     }
 
     /** The key's owner token, made on first use: 32 hex characters from the CSPRNG. */

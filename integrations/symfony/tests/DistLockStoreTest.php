@@ -16,6 +16,7 @@ use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\LockFactory;
+use Symfony\Component\Lock\Store\RedisStore;
 
 /**
  * DistLockStore's own tests, against a real redis-server (DISTLOCK_TEST_REDIS),
@@ -98,6 +99,42 @@ final class DistLockStoreTest extends TestCase
         $store->save($other);
         $this->assertTrue($store->exists($other));
         $store->delete($other);
+    }
+
+    public function testWithPrefixEmptyItExcludesSymfonysRedisStoreOnTheSameResource(): void
+    {
+        $ours = new DistLockStore(Redis::client(['prefix' => '']));
+        $theirs = new RedisStore(Redis::raw());
+
+        // RedisStore holds it (a sorted set under the same key): for us a conflict, not an error.
+        $resource = self::resource('mixed');
+        $held = new Key($resource);
+        $theirs->save($held);
+        $key = new Key($resource);
+        try {
+            $ours->save($key);
+            $this->fail('saved over a RedisStore lock');
+        } catch (LockConflictedException) {
+        }
+        $this->assertFalse($ours->exists($key));
+        try {
+            $ours->putOffExpiration($key, 10.0);
+            $this->fail('refreshed a RedisStore lock');
+        } catch (LockConflictedException) {
+        }
+        $ours->delete($key);
+        $this->assertTrue($theirs->exists($held));
+        $theirs->delete($held);
+        $ours->save($key);
+        $this->assertTrue($ours->exists($key));
+
+        // And RedisStore does not take ours.
+        try {
+            $theirs->save(new Key($resource));
+            $this->fail('RedisStore saved over a DistLockStore lock');
+        } catch (LockConflictedException) {
+        }
+        $ours->delete($key);
     }
 
     public function testLostLockIsAConflictAndNotDeletedByItsFormerOwner(): void
