@@ -15,7 +15,8 @@
 #     distlock/symfony-lock through a path repository (so that the package's
 #     own composer.json resolves), with PHPUnit 11.5 (the PHPUnit symfony 7.4's
 #     tests run with on PHP 8.2): symfony's public Test\AbstractStoreTestCase
-#     and the integration's own tests, from the installed copy.
+#     and the integration's own tests, from the installed copy; and the
+#     README's services.yaml loaded by symfony/dependency-injection 7.4.
 # Every test is counted from PHPUnit's JUnit log; a skipped test fails.
 set -u
 cd "$(dirname "$0")/../.."
@@ -109,7 +110,8 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-sf74.XXXXXX")
     echo json_encode([
         "name" => "distlock-test/symfony-scratch",
         "require" => ["distlock/symfony-lock" => "*@dev", "symfony/lock" => $argv[2]],
-        "require-dev" => ["phpunit/phpunit" => $argv[3]],
+        "require-dev" => ["phpunit/phpunit" => $argv[3], "symfony/dependency-injection" => $argv[2],
+            "symfony/config" => $argv[2], "symfony/yaml" => $argv[2]],
         "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
         "minimum-stability" => "stable",
         "config" => ["sort-packages" => true],
@@ -132,6 +134,9 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     fi
     run_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
+    # The README's services.yaml, loaded by symfony/dependency-injection (not in Debian's set).
+    run_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/ServicesYamlTest.php"
 else
     suite_fail "composer: distlock/symfony-lock with symfony/lock $SF74_CONSTRAINT did not install"
     excerpt "$DISTLOCK_LOG_DIR/composer-sf74.log" --tail
