@@ -49,7 +49,7 @@ run_phpunit() {
     local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" autoload=$2
     shift 2
     rm -f "$junit"
-    DISTLOCK_SF_AUTOLOAD=$autoload timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --log-junit "$junit" >"$log" 2>&1
+    DISTLOCK_SF_AUTOLOAD=$autoload timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1
     local rc=$?
     sf_junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
     if [ "$rc" -ne 0 ]; then

@@ -84,6 +84,7 @@ final class DistLockStoreTest extends TestCase
             $this->fail('another key saved a held lock');
         } catch (LockConflictedException) {
         }
+        $this->assertFalse($store->exists($other), 'a key that lost the race does not own the lock');
         try {
             $store->putOffExpiration($other, 10.0);
             $this->fail('another key refreshed a held lock');
