@@ -214,6 +214,29 @@ final class DistLockStoreTest extends TestCase
         $store->delete($key);
     }
 
+    public function testWaitAndSaveCountsTheLifetimeFromTheGrant(): void
+    {
+        $resource = self::resource('waitlife');
+        $w = new Worker('holdfor', $resource, '0.6');
+        $this->assertSame('held', $w->line());
+        $store = Redis::store([], 1.0);
+        $key = new Key($resource);
+        $t = microtime(true);
+        $store->waitAndSave($key);
+        $waited = microtime(true) - $t;
+        $this->assertStringStartsWith('releasing ', $w->line());
+        $this->assertSame(0, $w->wait());
+
+        // Waited longer than the 1 s lease's tenth: the lifetime comes from Redis,
+        // not from before the wait (which would leave about 0.4 s).
+        $this->assertGreaterThan(0.3, $waited);
+        $this->assertGreaterThan(0.8, $key->getRemainingLifetime());
+        $this->assertLessThanOrEqual(1.0, $key->getRemainingLifetime());
+        $this->assertFalse($key->isExpired());
+        $this->assertTrue($store->exists($key));
+        $store->delete($key);
+    }
+
     public function testLockFactoryLifecycle(): void
     {
         $factory = new LockFactory(Redis::store());
