@@ -106,11 +106,14 @@ final class DistLockStore implements BlockingStoreInterface
 
         // A key that was saved before may hold the lock already: waiting for
         // our own lease to end would never be woken. Refresh it instead.
-        if ($hadToken && $this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
-            $key->reduceLifetime($ttl);
-            $this->checkNotExpired($key);
+        if ($hadToken) {
+            $asked = microtime(true);
+            if ($this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
+                $key->reduceLifetime($ttl - (microtime(true) - $asked));
+                $this->checkNotExpired($key);
 
-            return;
+                return;
+            }
         }
 
         $start = microtime(true);
@@ -127,8 +130,8 @@ final class DistLockStore implements BlockingStoreInterface
         // The lease began between $start and now. Counting from $start is the
         // safe bound and costs nothing; after a wait longer than a tenth of the
         // ttl, ask Redis how much is left instead (one more round trip).
-        if (microtime(true) - $start <= $this->initialTtl / 10) {
-            $key->reduceLifetime($this->initialTtl - (microtime(true) - $start));
+        if (microtime(true) - $start <= $ttl / 10) {
+            $key->reduceLifetime($ttl - (microtime(true) - $start));
         } else {
             $asked = microtime(true);
             $left = $this->call(static fn () => $lease->remainingLifetime(), $key, 'save');
