@@ -163,7 +163,8 @@ start_redis() {
 stop_redis_all() {
     local pid i
     for pid in "${SUITE_REDIS_PIDS[@]+"${SUITE_REDIS_PIDS[@]}"}"; do
-        kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null || true
+        kill -CONT "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
     done
     for pid in "${SUITE_REDIS_PIDS[@]+"${SUITE_REDIS_PIDS[@]}"}"; do
         for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
