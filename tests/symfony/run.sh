@@ -32,18 +32,6 @@ PHPUNIT74_CONSTRAINT='^11.5'
 cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 
-# junit_count runs "$PHP -n", which on Debian has no SimpleXML (a shared
-# extension): give it a php that loads it when needed.
-sf_junit_count() {
-    local php=$PHP
-    if ! "$PHP" -n -r 'exit(function_exists("simplexml_load_file") ? 0 : 1);' 2>/dev/null; then
-        php="$DISTLOCK_LOG_DIR/php-simplexml"
-        printf '#!/bin/sh\nexec %q -d extension=simplexml "$@"\n' "$PHP" >"$php"
-        chmod +x "$php"
-    fi
-    PHP=$php junit_count "$@"
-}
-
 # run_phpunit NAME LOG AUTOLOAD PHPUNIT_CMD... : one PHPUnit run, counted.
 run_phpunit() {
     local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" autoload=$2
@@ -51,7 +39,7 @@ run_phpunit() {
     rm -f "$junit"
     DISTLOCK_SF_AUTOLOAD=$autoload timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1
     local rc=$?
-    sf_junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
+    junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
     if [ "$rc" -ne 0 ]; then
         suite_fail "$name: phpunit exited with $rc"
         excerpt "$log" --tail
