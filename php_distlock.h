@@ -35,6 +35,7 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     double retry_jitter;
     double connect_timeout;
     double timeout;
+    bool defer_release;           /* implicit releases don't wait for their reply */
     php_distlock_stats stats;
     /* Every live DistLock of this request, for release at request end. */
     struct php_distlock_client *clients;

@@ -8,6 +8,7 @@
 
 #include "dl_clock.h"
 #include "dl_lock.h"
+#include "dl_pending.h"
 #include "dl_proc.h"
 #include "dl_script.h"
 #include "dl_token.h"
@@ -79,6 +80,7 @@ static dl_status_t block_on(const dl_transport_t *t, const char *key, size_t key
     argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
     cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
     *popped = 0;
+    dl_pending_settle(t);
     st = t->call(t->impl, 1, &cmd, &r, block_us, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
@@ -139,7 +141,12 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int64_t start_ns = dl_clock_now_ns();
     int64_t deadline_ns = start_ns + opts->wait_us * 1000;
     int waiting = opts->wait_us > 0;
-    int by_script = waiting || lease->fencing || lease->fair;
+    /* The first attempt is a plain SET NX PX (no script), as cheap as tryLock():
+     * most locks are free. Only a name found taken needs the script, which also
+     * registers the waiter. Fencing needs the script's INCR, and fair mode its
+     * queue (a newcomer never passes queued waiters), from the first attempt. */
+    int by_script = lease->fencing || lease->fair;
+    int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
     int can_block = 1;
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
@@ -152,6 +159,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
                        : try_set(t, lease, &acquired, err);
         res->attempts++;
+        registered |= by_script && waiting;
         if (st != DL_OK) {
             if (dl_status_is_transport_failure(st)) {
                 /* Ambiguous: the grant may have happened. Undo it with the same token,
@@ -169,9 +177,13 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         res->contended++;
         remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
         if (remaining_us <= 0 || (opts->interrupted && opts->interrupted(opts->interrupt_arg))) {
-            if (waiting) run_quietly(t, dl_script_cancel_for(lease), lease, 0);  /* leave nothing behind */
+            if (registered) run_quietly(t, dl_script_cancel_for(lease), lease, 0);  /* leave nothing behind */
             if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
             break;
+        }
+        if (!by_script) {
+            by_script = 1;   /* the SET found it taken: the script next, at once (it registers us) */
+            continue;
         }
         if (can_block) {
             int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();

@@ -1,4 +1,5 @@
 #include "dl_conn.h"
+#include "dl_pending.h"
 #include "dl_proc.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@ struct dl_conn {
     redisContext *ctx;
     pid_t pid;             /* the process that opened ctx */
     unsigned long calls;   /* calls completed on ctx (0: fresh) */
+    dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
     char endpoint[128];
 };
 
@@ -72,6 +74,7 @@ void dl_conn_abandon(dl_conn_t *c)
 void dl_conn_free(dl_conn_t *c)
 {
     if (!c) return;
+    dl_pending_discard(&c->pending);  /* the owner settles first; this only frees */
     dl_conn_close(c);
     dl_server_config_free(&c->cfg);
     free(c);
@@ -237,6 +240,8 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
     return DL_OK;
 }
 
+dl_transport_t dl_conn_transport(dl_conn_t *c);
+
 static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                              int64_t extra_timeout_us, dl_error_t *err)
 {
@@ -246,6 +251,12 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     int saved_errno;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
+    /* Replies still owed are read first (the core settles before calling; this
+     * keeps the rule for any caller): they never answer this call. */
+    if (c->pending.n > 0) {
+        dl_transport_t self = dl_conn_transport(c);
+        dl_pending_settle(&self);
+    }
     /* Inherited through fork(): closed without a byte written. Closed by the
      * server while idle (restart, timeout): noticed here by one poll(), so the
      * command goes out on a fresh connection instead of failing ambiguously. */
@@ -284,10 +295,69 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     return DL_OK;
 }
 
+/* Writes every command and flushes; the replies stay unread (dl_pending). */
+static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+    size_t i;
+    int done = 0;
+    dl_status_t st;
+
+    /* A parent's context is never written to. With replies owed, the socket is
+     * readable by design: the idle check (which drops a readable connection)
+     * applies only to a connection that owes nothing. */
+    if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
+    else if (c->pending.n == 0) dl_conn_check_idle(c);
+    if (!c->ctx) {
+        st = conn_open(c, err);
+        if (st != DL_OK) return st;
+    }
+    for (i = 0; i < n; i++) {
+        if (redisAppendCommandArgv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
+            return fail_ctx(c, errno, "while sending", err);
+        }
+    }
+    while (!done) {
+        errno = 0;
+        if (redisBufferWrite(c->ctx, &done) != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    }
+    return DL_OK;
+}
+
+/* Reads the oldest reply owed by a conn_send. */
+static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+    redisReply *r = NULL;
+    dl_status_t st;
+    int saved_errno;
+
+    memset(reply, 0, sizeof(*reply));
+    if (!c->ctx || c->pid != dl_proc_pid()) {
+        return dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection was dropped before the reply was read",
+                            c->endpoint);
+    }
+    errno = 0;
+    if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+        saved_errno = errno;
+        return fail_ctx(c, saved_errno, "while reading a deferred reply", err);
+    }
+    st = convert_reply(r, reply);
+    freeReplyObject(r);
+    if (st != DL_OK) {
+        dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
+        dl_conn_close(c);
+    }
+    return st;
+}
+
 dl_transport_t dl_conn_transport(dl_conn_t *c)
 {
     dl_transport_t t;
     t.call = conn_call;
+    t.send = conn_send;
+    t.recv = conn_recv;
+    t.pending = &c->pending;
     t.impl = c;
     t.endpoint = c->endpoint;
     return t;

@@ -6,6 +6,7 @@
 
 #include "dl_clock.h"
 #include "dl_key.h"
+#include "dl_pending.h"
 #include "dl_proc.h"
 #include "dl_script.h"
 #include "dl_token.h"
@@ -110,6 +111,97 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
     if (st == DL_OK && retried && v != 1 && sent_ns < lease->valid_until_ns) v = 1;
     *released = st == DL_OK && v == 1;
     return st;
+}
+
+dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, &err);
+    if (!l) return NULL;
+    l->fencing = lease->fencing;
+    l->fair = lease->fair;
+    l->fence = lease->fence;
+    l->valid_until_ns = lease->valid_until_ns;
+    l->pid = lease->pid;
+    return l;
+}
+
+/* A release in flight: its own copy of the lease, and whom to tell. */
+typedef struct deferred_release {
+    dl_lease_t *lease;
+    dl_release_done_fn done;
+    int64_t sent_ns;
+} deferred_release_t;
+
+static void finish(deferred_release_t *d, int released, dl_status_t st)
+{
+    d->done(released, st);
+    dl_lease_free(d->lease);
+    free(d);
+}
+
+/* The outcome of a deferred release (dl_pending_fn). */
+static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pending_outcome_t outcome, dl_reply_t *r)
+{
+    deferred_release_t *d = arg;
+    const dl_script_t *s = dl_script_release_for(d->lease);
+    dl_error_t err;
+    dl_reply_t again;
+    int released = 0;
+    dl_status_t st;
+
+    if (outcome == DL_PENDING_ABANDONED) {   /* another process's: not ours to count or redo */
+        dl_lease_free(d->lease);
+        free(d);
+        return;
+    }
+    if (outcome == DL_PENDING_REPLY && r->type == DL_REPLY_INTEGER) {
+        finish(d, r->integer == 1, DL_OK);
+        return;
+    }
+    if (outcome == DL_PENDING_REPLY && !(r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0)) {
+        /* An error reply (or a wrong type): the release did not run; as dl_lock_release reports it. */
+        finish(d, 0, r->type == DL_REPLY_ERROR ? DL_ERR_SERVER : DL_ERR_PROTOCOL);
+        return;
+    }
+    /* NOSCRIPT (the script cache is empty): the release did not run; send it by
+     * EVAL. LOST: it may or may not have run; send it again (compare-and-delete
+     * is idempotent), as EVAL too, since the cache of a new connection's server
+     * may be empty. */
+    st = dl_script_run(t, s, d->lease, 0, 0, 1, DL_RETRY_ANY, &again, &err);
+    if (st == DL_OK) {
+        if (again.type == DL_REPLY_INTEGER) released = again.integer == 1;
+        else st = dl_unexpected(t, s->what, &err);
+    }
+    dl_reply_free(&again);
+    /* Lost reply, lease still valid when the first went out: nobody else could
+     * have taken or removed the key since, so finding it gone means the first did it. */
+    if (st == DL_OK && outcome == DL_PENDING_LOST && !released && d->sent_ns < d->lease->valid_until_ns) released = 1;
+    finish(d, released, st);
+}
+
+dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done)
+{
+    deferred_release_t *d = malloc(sizeof(*d));
+    dl_error_t err;
+    int released = 0;
+    dl_status_t st;
+
+    if (d) {
+        d->lease = dl_lease_dup(lease);
+        d->done = done;
+        d->sent_ns = dl_clock_now_ns();
+        if (d->lease && dl_script_send(t, dl_script_release_for(lease), d->lease, deferred_release_outcome, d,
+                                       &err) == DL_OK) {
+            return DL_OK;
+        }
+        if (d->lease) dl_lease_free(d->lease);
+        free(d);
+    }
+    /* Not deferred: done now, synchronously (it retries on a fresh connection). */
+    st = dl_lock_release(t, lease, &released, &err);
+    done(released, st);
+    return DL_OK;
 }
 
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,

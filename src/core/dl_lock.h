@@ -104,9 +104,10 @@ typedef struct dl_acquire_result {
  * Acquires lease->key for lease->token with PX lease->ttl_ms, waiting up to
  * opts->wait_us.
  *
- * Default mode: without waiting (and without fencing) one SET NX PX. When
- * waiting, each attempt is the acquire script: granted, or the waiter enters
- * the waiters set and gets the holder's PTTL; it then blocks on the wake list
+ * Default mode: the first attempt is one SET NX PX (without fencing), which
+ * is all an uncontended acquire costs, waiting or not. When the name is taken
+ * and we may wait, each further attempt is the acquire script: granted, or the
+ * waiter enters the waiters set and gets the holder's PTTL; it then blocks on the wake list
  * with BLPOP for min(time left, PTTL + 1 ms, DL_WAIT_BLOCK_CAP_US). A release
  * wakes the longest waiter at once (about one round trip), a holder that died
  * is outwaited (its TTL), and a waiter sends about two commands per wait. A
@@ -140,6 +141,27 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
  * did it (nobody else could have), and 1 is reported.
  */
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err);
+
+/* What became of a deferred release: released as for dl_lock_release; st DL_OK, or the
+ * error of the re-sent release (counted by the caller as a connection error). */
+typedef void (*dl_release_done_fn)(int released, dl_status_t st);
+
+/*
+ * The implicit release (a Lock destroyed, the end of synchronized()): writes
+ * the release script (as dl_lock_release) without waiting for its reply, which
+ * is read before the next command on t (dl_pending.h). done() is called then,
+ * once: with the result; or, when the connection failed before the reply was
+ * read, after the release was sent again on a fresh connection (it is
+ * idempotent, and a lease still valid when the first went out that is then
+ * found gone counts as released); nothing is called in another process (fork).
+ * The lease is copied: the caller may free it at once. When the release cannot
+ * be deferred (t has no deferral, out of memory, the write failed) it is done
+ * synchronously before this returns, and done() called. Returns DL_OK.
+ */
+dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done);
+
+/* A copy of lease (one malloc block), or NULL when out of memory. */
+dl_lease_t *dl_lease_dup(const dl_lease_t *lease);
 
 /* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl_pending.h"
 #include "dl_scripts.h"
 
 const dl_script_t DL_ACQUIRE_SCRIPT = {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, "the acquire script", DL_SHAPE_ACQUIRE};
@@ -43,7 +44,9 @@ dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t 
 static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                                  dl_retry_t retry, int *retried, dl_error_t *err)
 {
-    dl_status_t st = t->call(t->impl, n, cmds, replies, 0, err);
+    dl_status_t st;
+    dl_pending_settle(t);  /* a deferred reply is read first: it never answers this call */
+    st = t->call(t->impl, n, cmds, replies, 0, err);
     if (st != DL_OK && dl_status_is_transport_failure(st) &&
         (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
@@ -182,6 +185,16 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
         st = dl_server_error(t, r, s->what, err);
     }
     return st;
+}
+
+dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                           dl_pending_fn fn, void *arg, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmd;
+    build(&sc, s, lease, lease->ttl_ms, 0);
+    cmd = as_cmd(&sc);
+    return dl_pending_send(t, &cmd, fn, arg, err);   /* the arguments are copied as they are written */
 }
 
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

@@ -10,6 +10,7 @@
 #define DL_SCRIPT_H
 
 #include "dl_lock.h"
+#include "dl_pending.h"
 #include "dl_transport.h"
 
 /*
@@ -68,6 +69,14 @@ dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const d
 dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
                                   int64_t ttl_ms, int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r,
                                   int *retried, dl_error_t *err);
+
+/*
+ * Writes script s for lease by EVALSHA without waiting for its reply
+ * (dl_pending_send: fn(arg, ...) gets the outcome, NOSCRIPT included).
+ * Errors as dl_pending_send's: then nothing is recorded and arg is the caller's.
+ */
+dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                           dl_pending_fn fn, void *arg, dl_error_t *err);
 
 /* dl_script_run for scripts answering an integer. */
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

@@ -43,6 +43,8 @@ typedef struct dl_cmd {
     const size_t *argvlen;
 } dl_cmd_t;
 
+typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
+
 typedef struct dl_transport {
     /*
      * Sends n commands and reads n replies into replies[0..n-1] (which the
@@ -51,9 +53,21 @@ typedef struct dl_transport {
      * blocking commands). Returns DL_OK when every reply was read (error
      * replies included); otherwise a transport failure code, after which the
      * transport has dropped its connection. err->msg then says what and where.
+     * Never called while replies of `send` are unread: the core reads those
+     * first (dl_pending_settle).
      */
     dl_status_t (*call)(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                         int64_t extra_timeout_us, dl_error_t *err);
+    /*
+     * Deferred replies (NULL, with pending NULL, in a transport that has none).
+     * send: writes n commands and returns without reading their replies.
+     * recv: reads the reply of the oldest command sent and not read yet.
+     * A failure of either drops the connection, and with it every unread
+     * reply. Used only through dl_pending, which keeps the books.
+     */
+    dl_status_t (*send)(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err);
+    dl_status_t (*recv)(void *impl, dl_reply_t *reply, dl_error_t *err);
+    dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */
     void *impl;
     const char *endpoint;   /* "host:port" or socket path, for messages */
 } dl_transport_t;

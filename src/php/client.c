@@ -5,6 +5,7 @@
  */
 #include "php_distlock_internal.h"
 
+#include "../core/dl_pending.h"
 #include "../core/dl_proc.h"
 
 #include "zend_exceptions.h"
@@ -128,11 +129,18 @@ static void client_release_all(php_distlock_client *c)
     zend_hash_clean(&c->held);
 }
 
+void php_distlock_client_settle(php_distlock_client *c)
+{
+    dl_transport_t t = php_distlock_transport(c);
+    dl_pending_settle(&t);
+}
+
 void php_distlock_release_all(void)
 {
     php_distlock_client *c;
     for (c = DISTLOCK_G(clients); c; c = c->next) {
         client_release_all(c);
+        php_distlock_client_settle(c);   /* request end: every deferred reply is read */
     }
 }
 
@@ -161,6 +169,7 @@ static void client_free(zend_object *obj)
     php_distlock_client *c = php_distlock_client_from(obj);
     if (c->conn) {
         client_release_all(c);
+        php_distlock_client_settle(c);   /* before the connection is pooled or closed */
         registry_remove(c);
         if (c->pool_id) dl_pool_put(c->pool_id, c->conn);
         else dl_conn_free(c->conn);
@@ -438,6 +447,7 @@ ZEND_METHOD(DistLock, __construct)
     c->backoff = cfg.backoff;
     c->fencing = cfg.fencing;
     c->fair = cfg.fair;
+    c->defer_release = cfg.defer_release;
     c->watchdog = cfg.watchdog;
     c->on_lost_throw = cfg.on_lost_throw;
     c->max_hold_us = cfg.max_hold_us;
@@ -540,7 +550,7 @@ ZEND_METHOD(DistLock, synchronized)
     fci.param_count = 1;
     zend_call_function(&fci, &fcc);
     /* Release in all cases; with the callback's exception pending, quietly. */
-    php_distlock_lock_release(php_distlock_lock_from(Z_OBJ(lock)), EG(exception) != NULL);
+    php_distlock_lock_release(php_distlock_lock_from(Z_OBJ(lock)), EG(exception) != NULL, true);
     zval_ptr_dtor(&lock);
     if (EG(exception)) {
         zval_ptr_dtor(&retval);

@@ -274,6 +274,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     if (zend_string_equals_literal(key, "fencing")) {
         return option_bool(k, v, &out->fencing);
     }
+    if (zend_string_equals_literal(key, "defer_release")) {
+        return option_bool(k, v, &out->defer_release);
+    }
     if (zend_string_equals_literal(key, "resources")) {
         return parse_resources(v, out);
     }
@@ -333,6 +336,7 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     out->backoff.jitter_us = ini_us(DISTLOCK_G(retry_jitter));
     out->backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
     out->max_hold_us = PHP_DISTLOCK_DEFAULT_MAX_HOLD_US;
+    out->defer_release = DISTLOCK_G(defer_release);
     if (options) {
         ZEND_HASH_FOREACH_STR_KEY_VAL(options, key, v) {
             if (!key) {

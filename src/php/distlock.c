@@ -72,6 +72,8 @@ PHP_INI_BEGIN()
     DL_INI_SECONDS("distlock.retry_jitter", "0.005", retry_jitter, SECS_RETRY)
     DL_INI_SECONDS("distlock.connect_timeout", "1", connect_timeout, SECS_TIMEOUT)
     DL_INI_SECONDS("distlock.timeout", "1", timeout, SECS_TIMEOUT)
+    STD_PHP_INI_BOOLEAN("distlock.defer_release", "1", PHP_INI_ALL, OnUpdateBool, defer_release, zend_distlock_globals,
+                        distlock_globals)
 PHP_INI_END()
 
 static PHP_GINIT_FUNCTION(distlock)

@@ -43,7 +43,15 @@ static bool usable(php_distlock_lock *l)
            !php_distlock_held_lost(l->owner, l->name, l->held);
 }
 
-int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
+/* The outcome of a deferred release, counted when its reply is read. */
+static void deferred_release_done(int released, dl_status_t st)
+{
+    if (st != DL_OK) DISTLOCK_G(stats).connection_errors++;
+    else if (released) DISTLOCK_G(stats).released++;
+    else DISTLOCK_G(stats).lost++;
+}
+
+int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 {
     php_distlock_held *h = l->held;
     dl_transport_t t;
@@ -61,6 +69,14 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
         return 1;
     }
     t = php_distlock_transport(l->owner);
+    if (implicit && l->owner->defer_release) {
+        /* The caller does not use the result: write it and go on; the reply is
+         * read before the next command on this connection (dl_pending.h). */
+        dl_lock_release_deferred(&t, h->lease, deferred_release_done);
+        php_distlock_client_forget(l->owner, l->name, h);
+        end_share(l);
+        return 1;
+    }
     if (dl_lock_release(&t, h->lease, &released, &err) != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */
@@ -115,7 +131,7 @@ static void lock_free(zend_object *obj)
 {
     php_distlock_lock *l = php_distlock_lock_from(obj);
     if (l->held) {
-        if (!l->held->detached) php_distlock_lock_release(l, true);  /* scoped release */
+        if (!l->held->detached) php_distlock_lock_release(l, true, true);  /* scoped release */
         php_distlock_held_release_ref(l->held);
     }
     if (l->name) zend_string_release(l->name);
@@ -180,7 +196,7 @@ ZEND_METHOD(DistLock_Lock, release)
 {
     int r;
     ZEND_PARSE_PARAMETERS_NONE();
-    r = php_distlock_lock_release(THIS_LOCK(), false);
+    r = php_distlock_lock_release(THIS_LOCK(), false, false);
     if (r < 0) RETURN_THROWS();
     RETURN_BOOL(r);
 }

@@ -56,6 +56,7 @@ typedef struct php_distlock_client {
     dl_backoff_t backoff;
     bool fencing;               /* every grant gets a fencing token */
     bool fair;                  /* FIFO hand-over to the longest waiter */
+    bool defer_release;         /* implicit releases (scope, synchronized()) don't wait for their reply */
     bool watchdog;              /* renew held leases in the background */
     bool on_lost_throw;         /* a lease lost under the watchdog raises LockLostException */
     int64_t max_hold_us;        /* the watchdog's ceiling */
@@ -97,6 +98,7 @@ typedef struct php_distlock_config {
     HashTable *resources;
     bool fencing;
     bool fair;
+    bool defer_release;
     bool watchdog;
     bool on_lost_throw;
     int64_t max_hold_us;
@@ -171,8 +173,13 @@ void php_distlock_release_all(void);
 /* ---- lock.c ---------------------------------------------------------------- */
 
 /* Releases the handle (see Lock::release). quiet: count errors instead of throwing.
- * Returns 1 released, 0 not ours / already released, -1 after throwing. */
-int php_distlock_lock_release(php_distlock_lock *l, bool quiet);
+ * implicit: a release nobody waits for the result of (destruction, synchronized()):
+ * deferred when the client has defer_release (then counted when its reply is read).
+ * Returns 1 released (or deferred), 0 not ours / already released, -1 after throwing. */
+int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit);
+
+/* Reads the replies the client's connection still owes (deferred releases). */
+void php_distlock_client_settle(php_distlock_client *c);
 
 /* Creates a Lock handle on held (taking one reference on held and one on c). */
 void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *name, php_distlock_held *held);

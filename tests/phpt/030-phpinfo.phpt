@@ -50,6 +50,7 @@ TLS support => %s
 %A
 Directive => Local Value => Master Value
 distlock.connect_timeout => 1 => 1
+distlock.defer_release => On => On
 distlock.prefix => phpt_030: => phpt_030:
 distlock.retry_delay => 0.005 => 0.005
 distlock.retry_jitter => 0.005 => 0.005

@@ -80,6 +80,8 @@ echo "taken-over key after old handle's destruct: ", var_export(raw_redis('GET',
 
 echo "kept until now: ", exists('returned'), "\n";
 unset($kept);
+// a scoped release is written, not waited for: the instance's next command reads its reply
+$dl->isLocked('returned');
 echo "end: ", exists('returned'), "\n";
 ?>
 --CLEAN--

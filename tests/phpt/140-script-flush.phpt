@@ -40,7 +40,8 @@ echo "failed releases: $failed, failed refreshes: $refreshFailed, keys left: $le
 // flushed while held by a handle that is only destroyed: scoped release still works
 $l = $dl->lock('scoped', 30, 1);
 raw_redis('SCRIPT', 'FLUSH');
-unset($l);
+unset($l);                 // deferred: the NOSCRIPT reply is read by the next command, which re-sends it by EVAL
+$dl->isLocked('scoped');
 echo "scoped release after flush, key left: ", raw_redis('EXISTS', $prefix . 'scoped'), "\n";
 
 // the cache does not grow with the number of locks, names or tokens

@@ -27,10 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dl_clock.h"
 #include "dl_lock.h"
+#include "dl_pending.h"
 #include "dl_scripts.h"
 #include "dl_token.h"
 
@@ -102,18 +104,22 @@ struct fake {
     int grant_at;      /* attempt number (1-based) that is granted; 0: never */
     int blpop_mode;    /* BL_* */
     const char *pop_value;
-    int attempts, blpops, cancels, refreshes;
+    int attempts, blpops, cancels, refreshes, sets;
+    /* deferred replies: a send's step is owed until recv reads it */
+    step_t owed[MAX_STEPS];
+    size_t owed_head, owed_tail;
+    int recv_fail_at;  /* the recv with this number (1-based) fails, dropping the connection; 0: never */
+    int recvs;
+    dl_pending_t pending;
     dl_transport_t t;
 };
 
 static fake_t *F;  /* the current test's fake */
 
-static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
-                             int64_t extra_timeout_us, dl_error_t *err)
+/* Records a call's commands (copies, so that ASan checks the core's lengths). */
+static rec_call_t *record(fake_t *f, size_t n, const dl_cmd_t *cmds, int64_t extra_timeout_us)
 {
-    fake_t *f = impl;
     rec_call_t *c;
-    step_t s;
     size_t i;
     int j;
 
@@ -136,8 +142,13 @@ static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             c->cmd[i].len[j] = len;
         }
     }
-    for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
+    return c;
+}
 
+/* The next step: from the handler, else the scripted queue. */
+static step_t next_step(fake_t *f, const rec_call_t *c, size_t n)
+{
+    step_t s;
     if (f->handler) {
         s = f->handler(f, c);
     } else {
@@ -151,6 +162,15 @@ static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         fail_msg("call #%zu sent %zu command(s) (first %s), the script expected %zu", f->ncalls, n, c->cmd[0].argv[0],
                  s.n);
     }
+    return s;
+}
+
+/* Fills replies[0..n) from a step's reply specs (malloc'd, as the real transport's). */
+static void fill_replies(const step_t *sp, size_t n, dl_reply_t *replies)
+{
+    step_t s = *sp;
+    size_t i;
+    for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
     for (i = 0; i < s.n && i < n; i++) {
         replies[i].type = s.r[i].type;
         replies[i].integer = s.r[i].integer;
@@ -180,10 +200,64 @@ static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             }
         }
     }
+}
+
+static dl_status_t fake_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                             int64_t extra_timeout_us, dl_error_t *err)
+{
+    fake_t *f = impl;
+    rec_call_t *c;
+    step_t s;
+
+    /* The rule of dl_pending.h: a reply still owed is read before any call. */
+    if (f->owed_tail != f->owed_head) fail_msg("a call while %zu deferred reply(ies) are unread", f->owed_tail - f->owed_head);
+    c = record(f, n, cmds, extra_timeout_us);
+    s = next_step(f, c, n);
+    fill_replies(&s, n, replies);
     if (s.st != DL_OK) {
         dl_error_set(err, s.st, "%s", s.msg ? s.msg : "fake transport failure");
     }
     return s.st;
+}
+
+/* send: the step's replies are owed (one per command) until recv reads them; a
+ * failed step drops the connection, and with it every reply owed. */
+static dl_status_t fake_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err)
+{
+    fake_t *f = impl;
+    rec_call_t *c = record(f, n, cmds, 0);
+    step_t s = next_step(f, c, n);
+    size_t i;
+    c->extra_timeout_us = -1;   /* marks a send in the record */
+    if (s.st != DL_OK) {
+        f->owed_head = f->owed_tail = 0;
+        return dl_error_set(err, s.st, "%s", s.msg ? s.msg : "fake send failure");
+    }
+    for (i = 0; i < n; i++) {
+        step_t one = s;
+        one.n = 1;
+        one.r[0] = s.r[i];
+        if (f->owed_tail >= MAX_STEPS) fail_msg("too many owed replies");
+        f->owed[f->owed_tail++] = one;
+    }
+    return DL_OK;
+}
+
+static dl_status_t fake_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
+{
+    fake_t *f = impl;
+    step_t s;
+    memset(reply, 0, sizeof(*reply));
+    f->recvs++;
+    if (f->owed_head == f->owed_tail) fail_msg("recv with no reply owed");
+    if (f->recv_fail_at && f->recvs == f->recv_fail_at) {
+        f->owed_head = f->owed_tail = 0;   /* the connection is gone */
+        return dl_error_set(err, DL_ERR_IO, "fake: connection reset before the reply");
+    }
+    s = f->owed[f->owed_head++];
+    if (f->owed_head == f->owed_tail) f->owed_head = f->owed_tail = 0;
+    fill_replies(&s, 1, reply);
+    return DL_OK;
 }
 
 static int setup(void **state)
@@ -193,6 +267,9 @@ static int setup(void **state)
     f->calls = calloc(MAX_CALLS, sizeof(*f->calls));
     if (!f->calls) return -1;
     f->t.call = fake_call;
+    f->t.send = fake_send;
+    f->t.recv = fake_recv;
+    f->t.pending = &f->pending;
     f->t.impl = f;
     f->t.endpoint = ENDPOINT;
     F = f;
@@ -214,6 +291,11 @@ static int teardown(void **state)
             for (j = 0; j < f->calls[i].cmd[k].argc; j++) free(f->calls[i].cmd[k].argv[j]);
         }
     }
+    if (dl_pending_count(&f->pending) > 0) {
+        print_error("%zu deferred reply(ies) never settled\n", dl_pending_count(&f->pending));
+        rc = -1;
+    }
+    dl_pending_discard(&f->pending);
     free(f->calls);
     free(f);
     F = NULL;
@@ -420,6 +502,11 @@ static step_t h_wait(fake_t *f, const rec_call_t *call)
     const rec_cmd_t *c = &call->cmd[0];
     step_t s;
     assert_int_equal(call->n, 1);
+    if (is_cmd(c, "SET")) {
+        /* lock()'s first attempt: the plain SET NX PX finds the name taken. */
+        f->sets++;
+        return step_one(RP_NIL);
+    }
     if (IS_ACQUIRE(c) || IS_FAIR_ACQUIRE(c)) {
         f->attempts++;
         if (f->grant_at && f->attempts == f->grant_at) return step_one(RP_ARR2(1, 0));
@@ -777,16 +864,24 @@ static void test_acquire_server_error_no_cleanup(void **state)
     assert_int_equal(res.acquired, 0);
     assert_int_equal(f->ncalls, 1);
 
-    /* Same for the acquire script while waiting: no retry, no undo, no cancel. */
+    /* Same for lock()'s first attempt (SET) and for the acquire script after
+     * it: no retry, no undo, no cancel. */
     o = opts_wait(1000000, 1000, 0);
+    push_ok(f, RP_ERR("READONLY You can't write against a read only replica."));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, "READONLY"));
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 2);
+    assert_true(is_cmd(&f->calls[1].cmd[0], "SET"));
+    push_ok(f, RP_NIL);
     push_ok(f, RP_ERR("READONLY You can't write against a read only replica."));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
     assert_non_null(strstr(err.msg, "READONLY"));
     assert_non_null(strstr(err.msg, ENDPOINT));
     assert_null(strstr(err.msg, "tok"));
     assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 2);
-    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    assert_int_equal(f->ncalls, 4);
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
     dl_lease_free(l);
 }
 
@@ -883,9 +978,10 @@ static void test_acquire_ambiguous_undo_never_retried(void **state)
         dl_error_t err;
         size_t base = f->ncalls;
 
-        /* While waiting: one contended attempt, a wake-up, then the attempt's
-         * reply is lost and the undo fails as well. */
+        /* While waiting: the SET and one script attempt find it taken, a
+         * wake-up, then the attempt's reply is lost and the undo fails as well. */
         drop_unused_steps(f);
+        push_ok(f, RP_NIL);
         push_ok(f, RP_ARR2(0, 10000));
         push_ok(f, RP_POP(l->wake_key, "1"));
         push_fail(f, DL_ERR_TIMEOUT, "first failure: timeout");
@@ -897,12 +993,13 @@ static void test_acquire_ambiguous_undo_never_retried(void **state)
         assert_int_equal(err.code, DL_ERR_TIMEOUT);
         assert_string_equal(err.msg, "first failure: timeout");
         assert_int_equal(res.acquired, 0);
-        assert_int_equal(res.attempts, 2);
-        assert_int_equal(f->ncalls - base, 4);
-        expect_acquire(&f->calls[base].cmd[0], 0, l, "1500", "0", "3000");
-        expect_blpop(&f->calls[base + 1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-        expect_acquire(&f->calls[base + 2].cmd[0], 0, l, "1500", "0", "3000");
-        expect_release(&f->calls[base + 3].cmd[0], 1, l);
+        assert_int_equal(res.attempts, 3);
+        assert_int_equal(f->ncalls - base, 5);
+        assert_true(is_cmd(&f->calls[base].cmd[0], "SET"));
+        expect_acquire(&f->calls[base + 1].cmd[0], 0, l, "1500", "0", "3000");
+        expect_blpop(&f->calls[base + 2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+        expect_acquire(&f->calls[base + 3].cmd[0], 0, l, "1500", "0", "3000");
+        expect_release(&f->calls[base + 4].cmd[0], 1, l);
         assert_int_equal(l->valid_until_ns, 0);
     }
     drop_unused_steps(f);
@@ -955,7 +1052,8 @@ static void test_acquire_wait_granted_at_once(void **state)
     dl_error_t err;
     int64_t before, after;
 
-    push_ok(f, RP_ARR2(1, 0));
+    /* Free: lock() costs what tryLock() costs, one plain SET NX PX (no script). */
+    push_ok(f, RP_OK);
     before = dl_clock_now_ns();
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     after = dl_clock_now_ns();
@@ -965,10 +1063,28 @@ static void test_acquire_wait_granted_at_once(void **state)
     assert_int_equal(f->ncalls, 1);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[0].extra_timeout_us, 0);
+    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), S("lock:w"), S("tok"), S("NX"), S("PX"), S("1500"));
+    assert_int_equal(l->fence, 0);
+    assert_true(l->valid_until_ns >= before + 1500LL * 1000000);
+    assert_true(l->valid_until_ns <= after + 1500LL * 1000000);
+
+    /* Taken: the acquire script at once (no block before it), which grants it
+     * when the holder released in between. */
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(1, 0));
+    before = dl_clock_now_ns();
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    after = dl_clock_now_ns();
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 2);
+    assert_int_equal(res.contended, 1);
+    assert_int_equal(f->ncalls, 3);
+    assert_true(is_cmd(&f->calls[1].cmd[0], "SET"));
+    assert_int_equal(f->calls[2].extra_timeout_us, 0);
     /* KEYS key fence waiters; ARGV token ttl fence-flag waiter-window. */
-    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
-    assert_memory_equal(f->calls[0].cmd[0].argv[4], "lock:w{lock:w}:fence", f->calls[0].cmd[0].len[4]);
-    assert_memory_equal(f->calls[0].cmd[0].argv[5], "lock:w{lock:w}:waiters", f->calls[0].cmd[0].len[5]);
+    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
+    assert_memory_equal(f->calls[2].cmd[0].argv[4], "lock:w{lock:w}:fence", f->calls[2].cmd[0].len[4]);
+    assert_memory_equal(f->calls[2].cmd[0].argv[5], "lock:w{lock:w}:waiters", f->calls[2].cmd[0].len[5]);
     assert_int_equal(l->fence, 0);
     assert_true(l->valid_until_ns >= before + 1500LL * 1000000);
     assert_true(l->valid_until_ns <= after + 1500LL * 1000000);
@@ -984,26 +1100,28 @@ static void test_acquire_wake_reattempts_at_once(void **state)
     dl_acquire_result_t res;
     dl_error_t err;
 
-    push_ok(f, RP_ARR2(0, 10000));           /* taken, PTTL 10 s */
+    push_ok(f, RP_NIL);                      /* the plain SET: taken */
+    push_ok(f, RP_ARR2(0, 10000));           /* the script: taken, PTTL 10 s */
     push_ok(f, RP_POP(l->wake_key, "1"));    /* a release woke us */
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.attempts, 2);
-    assert_int_equal(res.contended, 1);
-    assert_int_equal(f->ncalls, 3);
-    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
+    assert_int_equal(res.attempts, 3);
+    assert_int_equal(res.contended, 2);
+    assert_int_equal(f->ncalls, 4);
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     /* Block on the lock's wake list, capped at 2 s (PTTL 10 s, 10 s to wait). */
-    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    assert_memory_equal(f->calls[1].cmd[0].argv[1], "lock:w{lock:w}:wake", f->calls[1].cmd[0].len[1]);
-    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
+    expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    assert_memory_equal(f->calls[2].cmd[0].argv[1], "lock:w{lock:w}:wake", f->calls[2].cmd[0].len[1]);
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
     /* No sleep between the wake-up and the next attempt, nor before the BLPOP. */
+    assert_true(f->calls[3].t_ns - f->calls[2].t_ns < 20000000);
     assert_true(f->calls[2].t_ns - f->calls[1].t_ns < 20000000);
-    assert_true(f->calls[1].t_ns - f->calls[0].t_ns < 20000000);
     assert_true(res.waited_us < 100000);
     /* Validity counts from the send time of the successful attempt. */
-    assert_true(l->valid_until_ns >= f->calls[1].t_ns + 1500LL * 1000000);
-    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 1500LL * 1000000);
+    assert_true(l->valid_until_ns >= f->calls[2].t_ns + 1500LL * 1000000);
+    assert_true(l->valid_until_ns <= f->calls[3].t_ns + 1500LL * 1000000);
     dl_lease_free(l);
 }
 
@@ -1032,13 +1150,14 @@ static void test_acquire_block_time_from_pttl(void **state)
         size_t base = f->ncalls;
 
         drop_unused_steps(f);
+        push_ok(f, RP_NIL);
         push_ok(f, RP_ARR2(0, c[i].pttl));
         push_ok(f, RP_POP(l->wake_key, "1"));
         push_ok(f, RP_ARR2(1, 0));
         assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
         assert_int_equal(res.acquired, 1);
-        assert_int_equal(f->ncalls - base, 3);
-        expect_blpop(&f->calls[base + 1], K(l, wake_key), c[i].secs, c[i].us);
+        assert_int_equal(f->ncalls - base, 4);
+        expect_blpop(&f->calls[base + 2], K(l, wake_key), c[i].secs, c[i].us);
         dl_lease_free(l);
     }
 }
@@ -1062,11 +1181,14 @@ static void test_acquire_block_capped_by_time_left(void **state)
     el = dl_clock_now_ns() - t0;
     assert_int_equal(res.acquired, 0);
     assert_int_equal(l->valid_until_ns, 0);
-    /* The first block is the time left (just under 300 ms), not the cap nor the PTTL. */
-    assert_true(is_cmd(&f->calls[1].cmd[0], "BLPOP"));
-    assert_true(f->calls[1].extra_timeout_us > 250000);
-    assert_true(f->calls[1].extra_timeout_us <= 300000);
-    for (i = 0; i < f->ncalls; i++) {
+    /* The plain SET first, then the script; the first block is the time left
+     * (just under 300 ms), not the cap nor the PTTL. */
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    assert_int_equal(f->sets, 1);
+    assert_true(is_cmd(&f->calls[2].cmd[0], "BLPOP"));
+    assert_true(f->calls[2].extra_timeout_us > 250000);
+    assert_true(f->calls[2].extra_timeout_us <= 300000);
+    for (i = 1; i < f->ncalls; i++) {
         const rec_cmd_t *c = &f->calls[i].cmd[0];
         if (is_cmd(c, "BLPOP")) {
             expect_blpop_consistent(&f->calls[i]);
@@ -1080,11 +1202,11 @@ static void test_acquire_block_capped_by_time_left(void **state)
     /* The wait ran out: the cancel script, once, last. */
     assert_int_equal(f->cancels, 1);
     expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
-    assert_int_equal(res.attempts, (unsigned)f->attempts);
-    assert_int_equal(res.contended, (unsigned)f->attempts);
+    assert_int_equal(res.attempts, (unsigned)(f->sets + f->attempts));
+    assert_int_equal(res.contended, (unsigned)(f->sets + f->attempts));
     /* The block covered the rest of the wait and timed out: nothing another
-     * attempt could see changed, so no attempt after it: attempt, BLPOP, cancel. */
-    assert_int_equal(f->ncalls, 3);
+     * attempt could see changed, so no attempt after it: SET, script, BLPOP, cancel. */
+    assert_int_equal(f->ncalls, 4);
     assert_int_equal(f->attempts, 1);
     assert_int_equal(f->blpops, 1);
     assert_true(el >= 300000000);
@@ -1159,9 +1281,10 @@ static void test_acquire_sub_ms_wait_sleeps_without_blpop(void **state)
     assert_int_equal(count_where(f, p_blpop), 0);
     assert_int_equal(count_where(f, p_cancel), 1);
     expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
-    for (i = 0; i + 1 < f->ncalls; i++) expect_acquire(&f->calls[i].cmd[0], 0, l, "1500", "0", "3000");
-    /* It slept out the time left (no spinning), then attempted once more
-     * (just one attempt if the first one took the whole 0.9 ms). */
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    for (i = 1; i + 1 < f->ncalls; i++) expect_acquire(&f->calls[i].cmd[0], 0, l, "1500", "0", "3000");
+    /* After the SET, it slept out the time left (no spinning), then attempted once more
+     * (just one script attempt if the first one took the whole 0.9 ms). */
     assert_true(f->attempts >= 1 && f->attempts <= 4);
     assert_true(el >= 900000);
     assert_true(el < 50000000);
@@ -1189,19 +1312,27 @@ static void test_acquire_interrupted_cancels(void **state)
     f->blpop_mode = BL_NIL;  /* each BLPOP returns at once (a signal, a spurious wake-up) */
     o.interrupted = interrupt_after_2;
     o.interrupt_arg = &checks;
+    checks = -1;   /* interrupted at the third check */
     t0 = dl_clock_now_ns();
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
     assert_true(dl_clock_now_ns() - t0 < 500000000);
     assert_int_equal(err.code, DL_ERR_INTERRUPTED);
     assert_int_equal(checks, 2);
     assert_int_equal(res.acquired, 0);
-    assert_int_equal(res.attempts, 2);
-    /* attempt, BLPOP, attempt, then (interrupted) the cancel, once. */
-    assert_int_equal(f->ncalls, 4);
-    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
-    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
-    expect_cancel(&f->calls[3].cmd[0], 0, l);
+    assert_int_equal(res.attempts, 3);
+    /* SET, attempt, BLPOP, attempt, then (interrupted) the cancel, once. */
+    assert_int_equal(f->ncalls, 5);
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    expect_cancel(&f->calls[4].cmd[0], 0, l);
+
+    /* Interrupted right after the SET: it never registered, so no cancel. */
+    checks = 1;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
+    assert_int_equal(f->ncalls, 6);
+    assert_true(is_cmd(&f->calls[5].cmd[0], "SET"));
     assert_int_equal(l->valid_until_ns, 0);
     dl_lease_free(l);
 }
@@ -1216,6 +1347,7 @@ static void test_acquire_blpop_refused_falls_back_to_polling(void **state)
     dl_error_t err;
     int64_t g1, g2;
 
+    push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ERR(NOPERM_BLPOP));
     push_ok(f, RP_ARR2(0, 10000));
@@ -1223,18 +1355,19 @@ static void test_acquire_blpop_refused_falls_back_to_polling(void **state)
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.attempts, 4);
-    assert_int_equal(res.contended, 3);
-    assert_int_equal(f->ncalls, 5);
-    expect_acquire(&f->calls[0].cmd[0], 0, l, "1500", "0", "3000");
-    expect_blpop(&f->calls[1], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    assert_int_equal(res.attempts, 5);
+    assert_int_equal(res.contended, 4);
+    assert_int_equal(f->ncalls, 6);
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
     /* No BLPOP again: attempts only, after backoff sleeps (20 ms, then 40 ms). */
-    expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
     expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
     expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "0", "3000");
-    g1 = f->calls[3].t_ns - f->calls[2].t_ns;
-    g2 = f->calls[4].t_ns - f->calls[3].t_ns;
-    assert_true(f->calls[2].t_ns - f->calls[1].t_ns >= 19000000);
+    expect_acquire(&f->calls[5].cmd[0], 0, l, "1500", "0", "3000");
+    g1 = f->calls[4].t_ns - f->calls[3].t_ns;
+    g2 = f->calls[5].t_ns - f->calls[4].t_ns;
+    assert_true(f->calls[3].t_ns - f->calls[2].t_ns >= 19000000);
     assert_true(g1 >= 38000000 && g1 < 200000000);
     assert_true(g2 >= 78000000 && g2 < 300000000);
     dl_lease_free(l);
@@ -1250,13 +1383,14 @@ static void test_acquire_polling_capped_by_pttl_and_time_left(void **state)
     int64_t gap, t0, el;
 
     /* Backoff 200 ms, but the holder's lease ends in 5 ms: the next attempt comes then. */
+    push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ERR(NOPERM_BLPOP));
     push_ok(f, RP_ARR2(0, 5));
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    gap = f->calls[3].t_ns - f->calls[2].t_ns;
+    gap = f->calls[4].t_ns - f->calls[3].t_ns;
     assert_true(gap >= 4500000 && gap < 100000000);
 
     /* The time left caps the sleeps; at the end the cancel goes out once. */
@@ -1284,6 +1418,7 @@ static void test_acquire_blpop_transport_failure(void **state)
     dl_error_t err;
 
     /* The connection broke while blocked: the error ends the wait; never "acquired". */
+    push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_fail(f, DL_ERR_IO, "reset while blocked");
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
@@ -2136,6 +2271,255 @@ static void test_inspect(void **state)
     dl_lease_free(l);
 }
 
+/* ---- deferred releases (dl_pending) ------------------------------------ */
+
+/* What the deferred releases reported, in order. */
+static struct { int n; int released[8]; dl_status_t st[8]; size_t ncalls_then[8]; } done_log;
+
+static void log_done(int released, dl_status_t st)
+{
+    assert_true(done_log.n < 8);
+    done_log.released[done_log.n] = released;
+    done_log.st[done_log.n] = st;
+    done_log.ncalls_then[done_log.n] = F->ncalls;
+    done_log.n++;
+}
+
+static int is_send(const rec_call_t *c) { return c->extra_timeout_us == -1; }
+
+static void test_deferred_release_read_before_next_command(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "d", "tok-d", 1500);
+    dl_error_t err;
+    int64_t pttl;
+
+    memset(&done_log, 0, sizeof(done_log));
+    l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
+    push_ok(f, RP_INT(1));                 /* the release's reply, owed */
+    assert_int_equal(dl_lock_release_deferred(&f->t, l, log_done), DL_OK);
+    dl_lease_free(l);                      /* the deferred release keeps its own copy */
+    /* Written (the release script, as the synchronous one), not read: nothing reported yet. */
+    assert_int_equal(f->ncalls, 1);
+    assert_true(is_send(&f->calls[0]));
+    assert_true(IS_RELEASE(&f->calls[0].cmd[0]));
+    expect_cmd(&f->calls[0].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), S("lock:d"),
+               S("lock:d{lock:d}:wake"), S("lock:d{lock:d}:waiters"), S("tok-d"), S("2000"));
+    assert_int_equal(done_log.n, 0);
+    assert_int_equal(dl_pending_count(&f->pending), 1);
+    assert_int_equal(f->recvs, 0);
+
+    /* The next command reads it first (fake_call fails on a call with a reply owed). */
+    l = mk_lease("lock:", "other", "tok-o", 1500);
+    push_ok(f, RP_INT(700));
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, 700);
+    assert_int_equal(f->recvs, 1);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.released[0], 1);
+    assert_int_equal(done_log.st[0], DL_OK);
+    assert_int_equal(done_log.ncalls_then[0], 1);   /* reported before the status call went out */
+    assert_int_equal(dl_pending_count(&f->pending), 0);
+
+    /* Not ours any more (0): reported as such, once. */
+    push_ok(f, RP_INT(0));
+    assert_int_equal(dl_lock_release_deferred(&f->t, l, log_done), DL_OK);
+    dl_pending_settle(&f->t);
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.n, 2);
+    assert_int_equal(done_log.released[1], 0);
+    assert_int_equal(done_log.st[1], DL_OK);
+    dl_lease_free(l);
+}
+
+static void test_deferred_releases_in_a_row(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *a = mk_lease("lock:", "a", "ta", 1500), *b = mk_lease("lock:", "b", "tb", 1500);
+    dl_lease_t *c = mk_lease("lock:", "c", "tc", 1500);
+    int released = -1;
+    dl_error_t err;
+
+    memset(&done_log, 0, sizeof(done_log));
+    push_ok(f, RP_INT(1));
+    push_ok(f, RP_INT(0));
+    /* Two written back to back: the second does not wait for the first's reply. */
+    dl_lock_release_deferred(&f->t, a, log_done);
+    dl_lock_release_deferred(&f->t, b, log_done);
+    assert_int_equal(f->ncalls, 2);
+    assert_int_equal(f->recvs, 0);
+    assert_int_equal(dl_pending_count(&f->pending), 2);
+    /* Both read, in order, before the next command. */
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, c, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->recvs, 2);
+    assert_int_equal(done_log.n, 2);
+    assert_int_equal(done_log.released[0], 1);
+    assert_int_equal(done_log.released[1], 0);
+    assert_int_equal(done_log.ncalls_then[1], 2);
+    dl_lease_free(a);
+    dl_lease_free(b);
+    dl_lease_free(c);
+}
+
+static void test_deferred_release_noscript_sends_eval(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "n", "tok-n", 1500);
+    dl_lease_t *fair = mk_fair("nf", "tok-f", 1500);
+
+    memset(&done_log, 0, sizeof(done_log));
+    push_ok(f, RP_ERR(NOSCRIPT_MSG));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    push_ok(f, RP_INT(1));                 /* the EVAL, sent when the NOSCRIPT is read */
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.released[0], 1);
+    assert_int_equal(done_log.st[0], DL_OK);
+    assert_int_equal(f->ncalls, 2);
+    expect_release(&f->calls[1].cmd[0], 1, l);
+
+    /* Fair mode defers the fair release (hand-over) the same way. */
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, fair, log_done);
+    assert_true(IS_FAIR_RELEASE(&f->calls[2].cmd[0]));
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.released[1], 1);
+    dl_lease_free(l);
+    dl_lease_free(fair);
+}
+
+static void test_deferred_release_error_reply(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "e", "tok-e", 1500);
+
+    memset(&done_log, 0, sizeof(done_log));
+    push_ok(f, RP_ERR("NOPERM this user has no permissions to run the 'evalsha' command"));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.released[0], 0);
+    assert_int_equal(done_log.st[0], DL_ERR_SERVER);
+    assert_int_equal(f->ncalls, 1);        /* not retried */
+    dl_lease_free(l);
+}
+
+/* The connection fails before the reply is read: the release is sent again on
+ * a fresh connection before anything else, and nothing is left behind. */
+static void test_deferred_release_lost_is_sent_again(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "l", "tok-l", 1500);
+    dl_lease_t *other = mk_lease("lock:", "x", "tok-x", 1500);
+    dl_error_t err;
+    int64_t pttl;
+
+    memset(&done_log, 0, sizeof(done_log));
+    l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
+    push_ok(f, RP_INT(1));
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    dl_lock_release_deferred(&f->t, other, log_done);
+    f->recv_fail_at = 1;                   /* reset before the first reply */
+    push_ok(f, RP_INT(1));                 /* the first, again, by EVAL: it had not run */
+    push_ok(f, RP_INT(0));                 /* the second, again: gone (the first attempt did it) */
+    push_ok(f, RP_INT(5));
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(f->recvs, 1);         /* no read after the failure */
+    assert_int_equal(done_log.n, 2);
+    assert_int_equal(done_log.released[0], 1);
+    assert_int_equal(done_log.st[0], DL_OK);
+    /* Lease "x" had no validity recorded (0): a key found gone is not claimed. */
+    assert_int_equal(done_log.released[1], 0);
+    assert_int_equal(f->ncalls, 5);
+    expect_release(&f->calls[2].cmd[0], 1, l);
+    expect_release(&f->calls[3].cmd[0], 1, other);
+    assert_true(is_cmd(&f->calls[4].cmd[0], "EVALSHA"));   /* then the status */
+
+    /* Still valid when the first went out, found gone on the re-send: the first did it. */
+    f->recv_fail_at = f->recvs + 1;
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    push_ok(f, RP_INT(0));
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.released[2], 1);
+
+    /* The re-send fails too (twice: it retries once): a connection error, not "released". */
+    f->recv_fail_at = f->recvs + 1;
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    push_fail(f, DL_ERR_TIMEOUT, "slow");
+    push_fail(f, DL_ERR_TIMEOUT, "slow again");
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.n, 4);
+    assert_int_equal(done_log.released[3], 0);
+    assert_int_equal(done_log.st[3], DL_ERR_TIMEOUT);
+    dl_lease_free(l);
+    dl_lease_free(other);
+}
+
+/* When the release cannot be deferred, it is done at once. */
+static void test_deferred_release_not_deferrable(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "s", "tok-s", 1500);
+    dl_transport_t plain = f->t;
+
+    memset(&done_log, 0, sizeof(done_log));
+    /* The write fails: the connection is dropped, the release retried synchronously. */
+    push_fail(f, DL_ERR_IO, "broken pipe");
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.released[0], 1);
+    assert_int_equal(dl_pending_count(&f->pending), 0);
+    assert_int_equal(f->ncalls, 2);
+    assert_false(is_send(&f->calls[1]));
+    /* A transport without deferral (the watchdog's, say): synchronous. */
+    plain.send = NULL;
+    plain.recv = NULL;
+    plain.pending = NULL;
+    push_ok(f, RP_INT(0));
+    dl_lock_release_deferred(&plain, l, log_done);
+    assert_int_equal(done_log.n, 2);
+    assert_int_equal(done_log.released[1], 0);
+    dl_lease_free(l);
+}
+
+/* After fork() the child never reads (or re-sends) the parent's deferred release. */
+static void test_deferred_release_abandoned_in_child(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "f", "tok-f", 1500);
+    pid_t pid;
+    int status = 0;
+
+    memset(&done_log, 0, sizeof(done_log));
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int recvs = f->recvs;
+        size_t calls = f->ncalls;
+        dl_pending_settle(&f->t);
+        /* exit codes: 0 fine, 1 read, 2 reported or sent, 3 still owed */
+        if (f->recvs != recvs) _exit(1);
+        if (done_log.n != 0 || f->ncalls != calls) _exit(2);
+        _exit(dl_pending_count(&f->pending) == 0 ? 0 : 3);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    /* The parent reads it as usual. */
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.released[0], 1);
+    dl_lease_free(l);
+}
+
 static void test_exists_and_delete(void **state)
 {
     fake_t *f = *state;
@@ -2255,43 +2639,45 @@ static void test_binary_keys_and_tokens(void **state)
     assert_memory_equal(l->my_wake_key, mywake, sizeof(mywake) - 1);
 
     /* Waiting: the acquire script and the BLPOP carry the binary key, companions and token. */
+    push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 300));
     push_ok(f, RP_POP(wake, "1"));
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    expect_cmd(&f->calls[0].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), B(fence), B(waiters),
+    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
+    expect_cmd(&f->calls[1].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), B(fence), B(waiters),
                B(token), S("2000"), S("0"), S("3000"));
-    expect_blpop(&f->calls[1], B(wake), "0.301", 301000);
+    expect_blpop(&f->calls[2], B(wake), "0.301", 301000);
 
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_refresh(&f->t, l, 3000, &extended, &err), DL_OK);
-    expect_cmd(&f->calls[3].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
+    expect_cmd(&f->calls[4].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
 
     push_ok(f, RP_INT(100));
     assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
-    expect_cmd(&f->calls[4].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
+    expect_cmd(&f->calls[5].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
 
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
-    expect_cmd(&f->calls[5].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), B(key), B(wake), B(waiters),
+    expect_cmd(&f->calls[6].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), B(key), B(wake), B(waiters),
                B(token), S("2000"));
-    expect_cmd(&f->calls[6].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+    expect_cmd(&f->calls[7].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
                S("2000"));
 
     many[0] = l;
     push_ok(f, RP_INT(0));
     assert_int_equal(dl_lock_release_many(&f->t, 1, many, &released, &err), DL_OK);
-    expect_release(&f->calls[7].cmd[0], 0, l);
+    expect_release(&f->calls[8].cmd[0], 0, l);
 
     /* Ambiguous acquire: the undo carries the same binary key and token. */
     push_fail(f, DL_ERR_TIMEOUT, "lost");
     push_ok(f, RP_INT(1));
     o.wait_us = 0;
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
-    expect_cmd(&f->calls[8].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("3000"));  /* refreshed ttl */
-    expect_cmd(&f->calls[9].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+    expect_cmd(&f->calls[9].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("3000"));  /* refreshed ttl */
+    expect_cmd(&f->calls[10].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
                S("2000"));
 
     /* Fair: its own wake list is prefix + the binary token. */
@@ -2301,8 +2687,8 @@ static void test_binary_keys_and_tokens(void **state)
     push_ok(f, RP_POP(mywake, "0"));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    expect_fair_acquire(&f->calls[10].cmd[0], 0, l, "3000", "0", "3000");
-    expect_blpop(&f->calls[11], B(mywake), "0.301", 301000);
+    expect_fair_acquire(&f->calls[11].cmd[0], 0, l, "3000", "0", "3000");
+    expect_blpop(&f->calls[12], B(mywake), "0.301", 301000);
     dl_lease_free(l);
 }
 
@@ -2392,6 +2778,13 @@ int main(void)
         T(test_refresh),
         T(test_refresh_noscript),
         T(test_status),
+        T(test_deferred_release_read_before_next_command),
+        T(test_deferred_releases_in_a_row),
+        T(test_deferred_release_noscript_sends_eval),
+        T(test_deferred_release_error_reply),
+        T(test_deferred_release_lost_is_sent_again),
+        T(test_deferred_release_not_deferrable),
+        T(test_deferred_release_abandoned_in_child),
         T(test_owner),
         T(test_inspect),
         T(test_exists_and_delete),

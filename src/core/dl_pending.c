@@ -1,0 +1,93 @@
+#include "dl_pending.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl_proc.h"
+
+size_t dl_pending_count(const dl_pending_t *p)
+{
+    return p ? p->n : 0;
+}
+
+/* Takes the entries out of p (so that handlers may defer again) and hands each
+ * its outcome. The reply slots were filled by the caller where read. */
+static void hand_out(dl_pending_entry_t *entries, size_t n, size_t nread, const dl_transport_t *t,
+                     dl_pending_outcome_t unread)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        dl_pending_entry_t *e = &entries[i];
+        e->fn(e->arg, t, i < nread ? DL_PENDING_REPLY : unread, &e->reply);
+        dl_reply_free(&e->reply);
+    }
+    free(entries);
+}
+
+static void detach(dl_pending_t *p, dl_pending_entry_t **entries, size_t *n)
+{
+    *entries = p->entries;
+    *n = p->n;
+    p->entries = NULL;
+    p->n = p->cap = 0;
+}
+
+void dl_pending_settle(const dl_transport_t *t)
+{
+    dl_pending_entry_t *entries;
+    size_t n, nread = 0;
+    dl_error_t err;
+
+    if (!t->pending || t->pending->n == 0) return;
+    detach(t->pending, &entries, &n);
+    if (entries[0].pid != dl_proc_pid()) {
+        hand_out(entries, n, 0, t, DL_PENDING_ABANDONED);
+        return;
+    }
+    while (nread < n && t->recv(t->impl, &entries[nread].reply, &err) == DL_OK) nread++;
+    hand_out(entries, n, nread, t, DL_PENDING_LOST);
+}
+
+dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg,
+                            dl_error_t *err)
+{
+    dl_pending_t *p = t->pending;
+    dl_status_t st;
+
+    if (!p || !t->send) return dl_error_set(err, DL_ERR_ARG, "this transport cannot defer replies");
+    if (p->n > 0 && p->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);  /* a parent's: abandoned */
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 4;
+        dl_pending_entry_t *e = realloc(p->entries, cap * sizeof(*e));
+        if (!e) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        p->entries = e;
+        p->cap = cap;
+    }
+    st = t->send(t->impl, 1, cmd, err);
+    if (st != DL_OK) {
+        /* The connection is gone, and with it the replies owed before: they are LOST. */
+        dl_pending_settle(t);
+        return st;
+    }
+    p->entries[p->n].fn = fn;
+    p->entries[p->n].arg = arg;
+    p->entries[p->n].pid = dl_proc_pid();
+    memset(&p->entries[p->n].reply, 0, sizeof(dl_reply_t));
+    p->n++;
+    return DL_OK;
+}
+
+void dl_pending_discard(dl_pending_t *p)
+{
+    dl_pending_entry_t *entries;
+    size_t n;
+    dl_transport_t none;
+
+    if (!p || p->n == 0) {
+        if (p) { free(p->entries); p->entries = NULL; p->cap = 0; }
+        return;
+    }
+    memset(&none, 0, sizeof(none));
+    detach(p, &entries, &n);
+    hand_out(entries, n, 0, &none, DL_PENDING_ABANDONED);
+}

@@ -1,0 +1,73 @@
+/*
+ * dl_pending — the replies a connection still owes: commands written without
+ * waiting for their answer (the implicit releases: a Lock destroyed, the end
+ * of synchronized()), read later.
+ *
+ * Rules (issue 11; RELIABILITY.md item 4):
+ *   - a deferred reply is read before the next command goes out on that
+ *     connection (dl_pending_settle, called by every core call), so it never
+ *     becomes the answer to another command;
+ *   - every deferred command gets exactly one outcome: its reply; LOST, when
+ *     the connection failed before the reply was read (the command may or may
+ *     not have run: the owner re-sends it if it is idempotent); or ABANDONED,
+ *     in a process other than the one that wrote it (after fork() the child
+ *     never reads or writes the parent's connection);
+ *   - replies are all read before any outcome is handled, so a handler may
+ *     send commands of its own (a NOSCRIPT fallback, a re-send).
+ */
+#ifndef DL_PENDING_H
+#define DL_PENDING_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "dl_err.h"
+#include "dl_transport.h"
+
+typedef enum {
+    DL_PENDING_REPLY = 0,   /* *reply is the command's reply (the handler may keep its strings; it frees it) */
+    DL_PENDING_LOST,        /* the connection failed before the reply was read; reply is NIL */
+    DL_PENDING_ABANDONED    /* another process: touch nothing but arg; reply is NIL */
+} dl_pending_outcome_t;
+
+/* Handles one outcome and frees arg. t is the transport to send anything else on. */
+typedef void (*dl_pending_fn)(void *arg, const dl_transport_t *t, dl_pending_outcome_t outcome, dl_reply_t *reply);
+
+typedef struct dl_pending_entry {
+    dl_pending_fn fn;
+    void *arg;
+    pid_t pid;              /* the process that wrote the command */
+    dl_reply_t reply;       /* filled by dl_pending_settle */
+} dl_pending_entry_t;
+
+struct dl_pending {
+    dl_pending_entry_t *entries;
+    size_t n, cap;
+};
+
+/*
+ * Writes cmd on t without reading its reply; fn(arg, ...) gets the outcome
+ * later. Entries another process left (fork) are abandoned first. Returns
+ * DL_OK (fn now owns arg), DL_ERR_ARG when t cannot defer, DL_ERR_NOMEM, or
+ * the send's transport failure; on any error nothing is recorded and arg is
+ * still the caller's (the command may have been partly written: the
+ * connection was dropped, so its reply can never be misread).
+ */
+dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg,
+                            dl_error_t *err);
+
+/*
+ * Reads every reply t still owes, then hands each entry its outcome, in the
+ * order written. A read failure makes that entry and the later ones LOST
+ * (the connection is dropped by then). In another process, every entry is
+ * ABANDONED without a read. No-op when nothing is owed.
+ */
+void dl_pending_settle(const dl_transport_t *t);
+
+/* Number of replies owed. */
+size_t dl_pending_count(const dl_pending_t *p);
+
+/* For a connection being freed without a settle: every entry is ABANDONED (args freed), the memory released. */
+void dl_pending_discard(dl_pending_t *p);
+
+#endif
