@@ -94,7 +94,6 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease)
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
     const dl_script_t *s = dl_script_release_for(lease);
-    int64_t sent_ns = dl_clock_now_ns();
     int retried = 0;
     long long v = 0;
     dl_reply_t r;
@@ -105,10 +104,11 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
     }
     dl_reply_free(&r);
     /* The first reply was lost and the release sent again (it is idempotent).
-     * If the lease was still valid when the first attempt went out, nobody else
-     * could have taken or removed the key since: finding it gone (or, in fair
-     * mode, handed to the next waiter) means the first attempt did it. */
-    if (st == DL_OK && retried && v != 1 && sent_ns < lease->valid_until_ns) v = 1;
+     * If the lease is still valid now that the second one has answered, the key
+     * cannot have expired, and nobody else could have taken or removed it:
+     * finding it gone (or, in fair mode, handed to the next waiter) means the
+     * first attempt did it. Past the validity nothing can be told apart: lost. */
+    if (st == DL_OK && retried && v != 1 && dl_clock_now_ns() < lease->valid_until_ns) v = 1;
     *released = st == DL_OK && v == 1;
     return st;
 }
@@ -130,7 +130,6 @@ dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
 typedef struct deferred_release {
     dl_lease_t *lease;
     dl_release_done_fn done;
-    int64_t sent_ns;
 } deferred_release_t;
 
 static void finish(deferred_release_t *d, int released, dl_status_t st)
@@ -174,9 +173,12 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
         else st = dl_unexpected(t, s->what, &err);
     }
     dl_reply_free(&again);
-    /* Lost reply, lease still valid when the first went out: nobody else could
-     * have taken or removed the key since, so finding it gone means the first did it. */
-    if (st == DL_OK && outcome == DL_PENDING_LOST && !released && d->sent_ns < d->lease->valid_until_ns) released = 1;
+    /* Lost reply, lease still valid now that the second has answered: the key
+     * cannot have expired and nobody else could have removed it, so finding it
+     * gone means the first did it (as in dl_lock_release). */
+    if (st == DL_OK && outcome == DL_PENDING_LOST && !released && dl_clock_now_ns() < d->lease->valid_until_ns) {
+        released = 1;
+    }
     finish(d, released, st);
 }
 
@@ -190,7 +192,6 @@ dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *
     if (d) {
         d->lease = dl_lease_dup(lease);
         d->done = done;
-        d->sent_ns = dl_clock_now_ns();
         if (d->lease && dl_script_send(t, dl_script_release_for(lease), d->lease, deferred_release_outcome, d,
                                        &err) == DL_OK) {
             return DL_OK;

@@ -137,8 +137,9 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
  * Compare-and-delete (fair: hand-over). *released = 1 when the key held our
  * token, 0 when not ours. When the reply is lost it is sent once more on a
  * fresh connection; if the key is then gone or held by another owner although
- * the lease was still valid when the first attempt went out, the first attempt
- * did it (nobody else could have), and 1 is reported.
+ * the lease is still valid after that second answer, the first attempt did it
+ * (the key cannot have expired, and nobody else could have removed it), and 1
+ * is reported. Past the lease's validity the two cannot be told apart: 0.
  */
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err);
 
@@ -152,8 +153,8 @@ typedef void (*dl_release_done_fn)(int released, dl_status_t st);
  * is read before the next command on t (dl_pending.h). done() is called then,
  * once: with the result; or, when the connection failed before the reply was
  * read, after the release was sent again on a fresh connection (it is
- * idempotent, and a lease still valid when the first went out that is then
- * found gone counts as released); nothing is called in another process (fork).
+ * idempotent; a key then found gone while the lease is still valid counts as
+ * released, as in dl_lock_release); nothing is called in another process (fork).
  * The lease is copied: the caller may free it at once. When the release cannot
  * be deferred (t has no deferral, out of memory, the write failed) it is done
  * synchronously before this returns, and done() called. Returns DL_OK.

@@ -2446,6 +2446,17 @@ static void test_deferred_release_lost_is_sent_again(void **state)
     dl_pending_settle(&f->t);
     assert_int_equal(done_log.released[2], 1);
 
+    /* Expired by the time the re-send answered: gone for either reason, so lost. */
+    l->valid_until_ns = dl_clock_now_ns() - 1;
+    f->recv_fail_at = f->recvs + 1;
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    push_ok(f, RP_INT(-1));
+    dl_pending_settle(&f->t);
+    assert_int_equal(done_log.released[3], 0);
+    assert_int_equal(done_log.st[3], DL_OK);
+    l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
+
     /* The re-send fails too (twice: it retries once): a connection error, not "released". */
     f->recv_fail_at = f->recvs + 1;
     push_ok(f, RP_INT(1));
@@ -2453,9 +2464,9 @@ static void test_deferred_release_lost_is_sent_again(void **state)
     push_fail(f, DL_ERR_TIMEOUT, "slow");
     push_fail(f, DL_ERR_TIMEOUT, "slow again");
     dl_pending_settle(&f->t);
-    assert_int_equal(done_log.n, 4);
-    assert_int_equal(done_log.released[3], 0);
-    assert_int_equal(done_log.st[3], DL_ERR_TIMEOUT);
+    assert_int_equal(done_log.n, 5);
+    assert_int_equal(done_log.released[4], 0);
+    assert_int_equal(done_log.st[4], DL_ERR_TIMEOUT);
     dl_lease_free(l);
     dl_lease_free(other);
 }
