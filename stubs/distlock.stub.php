@@ -52,21 +52,27 @@ namespace {
          * @param string $name 1 to 1024 bytes, binary-safe
          * @param float|null $ttl lease length in seconds (> 0, at most 1e9; rounded up to ms); null: the default
          * @param float|null $wait seconds to wait (>= 0; 0 = one attempt); null: the default
+         * @param string|null $token the owner token (the key's value), 1 to 128 bytes, binary-safe;
+         *   null: a fresh random one. A key already holding this token (another process, or a lease
+         *   detached earlier) is held like by any other owner: lock() waits for it. Reentrancy
+         *   applies only when this instance holds $name under the same token.
          * @throws \DistLock\LockTimeoutException when the wait ran out
          * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
          *   (an acquire whose reply was lost is first undone with the same token)
-         * @throws \ValueError for an empty or too long name, or ttl/wait out of range
+         * @throws \ValueError for an empty or too long name or token, or ttl/wait out of range
          */
-        public function lock(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+        public function lock(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
         /**
-         * One attempt, no waiting.
+         * One attempt, no waiting (a plain SET NX PX: one round trip).
          *
-         * @return DistLock\Lock|null null when another owner holds $name
+         * @param string|null $token the owner token, as for lock(); null: a fresh random one
+         * @return DistLock\Lock|null null when another owner holds $name (also when the key already
+         *   holds $token but this instance does not hold it: Laravel's RedisLock semantics)
          * @throws \DistLock\ConnectionException on network errors (never reported as null)
          * @throws \ValueError as lock()
          */
-        public function tryLock(string $name, ?float $ttl = null): ?DistLock\Lock {}
+        public function tryLock(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
         /**
          * lock(), then $callback($lock), then release in all cases (also when the
@@ -87,6 +93,52 @@ namespace {
          * @throws \ValueError for an empty or too long name or token
          */
         public function restore(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
+
+        /**
+         * Owner-checked release by name and token, for a lease held anywhere (detached, or taken
+         * by another process): one round trip of the compare-and-delete script, which also wakes
+         * the longest waiter (fair mode: hands the lock to it). This instance's own handles on
+         * that lease then see it as released.
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @return bool true when $name was held with $token and is now free; false otherwise
+         * @throws \DistLock\ConnectionException on network errors (the release is sent once more on
+         *   a fresh connection first: it is idempotent)
+         * @throws \ValueError for an empty or too long name or token
+         */
+        public function release(string $name, #[\SensitiveParameter] string $token): bool {}
+
+        /**
+         * Owner-checked extension by name and token (compare-and-PEXPIRE), one round trip.
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @param float|null $ttl the new lease length in seconds from now (> 0, at most 1e9; rounded up
+         *   to ms); null: the instance's default ttl
+         * @return bool true when $name is held with $token (the lease now ends $ttl from now); false otherwise
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name or token, or a ttl out of range
+         */
+        public function refresh(string $name, #[\SensitiveParameter] string $token, ?float $ttl = null): bool {}
+
+        /**
+         * The owner token $name is held under now (GET), e.g. for Laravel's getCurrentOwner() or
+         * symfony/lock's exists(). The token is a bearer credential for release: do not log it.
+         *
+         * @return string|null the token; null when $name is free
+         * @throws \DistLock\ConnectionException on network errors, or when the key holds no string
+         */
+        public function owner(string $name): ?string {}
+
+        /**
+         * What an administrator needs to know of $name, in one round trip of plain commands
+         * (PTTL, ZCARD, ZCARD). Never contains the token.
+         *
+         * @return array{locked: bool, ttl: float, waiters: int} locked: anyone holds it; ttl: seconds of
+         *   lease left (0.0 when free, INF for a key without a TTL, which distlock never writes);
+         *   waiters: processes waiting for it (a dead waiter counts until its entry expires, <= 3 s)
+         * @throws \DistLock\ConnectionException on network errors
+         */
+        public function status(string $name): array {}
 
         /**
          * @return bool whether anyone holds $name (EXISTS)
@@ -137,8 +189,24 @@ namespace DistLock {
         /** @return string the lock name (without the key prefix) */
         public function name(): string {}
 
-        /** @return string the random owner token: 32 lowercase hex characters (128 bits) */
+        /**
+         * @return string the owner token: the caller's (lock()/tryLock() $token, restore()), else
+         *   32 lowercase hex characters (128 bits from the kernel CSPRNG)
+         */
         public function token(): string {}
+
+        /**
+         * Turns off this lease's automatic release: neither the destruction of its handles nor
+         * request end releases it, the watchdog stops renewing it, and the instance forgets it
+         * (a later lock() of the name by the same instance is a new owner and contends). For
+         * leases that must outlive the PHP object or the request (Laravel's cache locks,
+         * symfony/lock's stores). The handles keep working: release(), refresh(), isAcquired()
+         * and remainingLifetime() act by token; elsewhere use DistLock::release()/refresh() or
+         * restore() with the token. The key expires after its TTL if nobody releases it.
+         *
+         * @return string the owner token (as token())
+         */
+        public function detach(): string {}
 
         /**
          * Releases the lease (compare-and-delete: never deletes another owner's key) and wakes

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8c7d4cea74babb421eb1ab7ea81ed949f506a7f4 */
+ * Stub hash: e6ba3639fc92d762471cd06b4aa15074f98e081b */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -10,11 +10,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_lock, 0, 1, DistLo
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryLock, 0, 1, DistLock\\Lock, 1)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_synchronized, 0, 2, IS_MIXED, 0)
@@ -27,6 +29,25 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_restore, 0, 2, DistLock\\Lock, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_release, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_refresh, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_owner, 0, 1, IS_STRING, 1)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_status, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_isLocked, 0, 1, _IS_BOOL, 0)
@@ -47,6 +68,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_Lock_name, 0, 0, 
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistLock_Lock_token arginfo_class_DistLock_Lock_name
+
+#define arginfo_class_DistLock_Lock_detach arginfo_class_DistLock_Lock_name
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_Lock_release, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -69,12 +92,17 @@ ZEND_METHOD(DistLock, lock);
 ZEND_METHOD(DistLock, tryLock);
 ZEND_METHOD(DistLock, synchronized);
 ZEND_METHOD(DistLock, restore);
+ZEND_METHOD(DistLock, release);
+ZEND_METHOD(DistLock, refresh);
+ZEND_METHOD(DistLock, owner);
+ZEND_METHOD(DistLock, status);
 ZEND_METHOD(DistLock, isLocked);
 ZEND_METHOD(DistLock, forceRelease);
 ZEND_METHOD(DistLock, stats);
 ZEND_METHOD(DistLock, __call);
 ZEND_METHOD(DistLock_Lock, name);
 ZEND_METHOD(DistLock_Lock, token);
+ZEND_METHOD(DistLock_Lock, detach);
 ZEND_METHOD(DistLock_Lock, release);
 ZEND_METHOD(DistLock_Lock, refresh);
 ZEND_METHOD(DistLock_Lock, isAcquired);
@@ -88,6 +116,10 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, tryLock, arginfo_class_DistLock_tryLock, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, synchronized, arginfo_class_DistLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, restore, arginfo_class_DistLock_restore, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, release, arginfo_class_DistLock_release, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, refresh, arginfo_class_DistLock_refresh, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, owner, arginfo_class_DistLock_owner, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, status, arginfo_class_DistLock_status, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, isLocked, arginfo_class_DistLock_isLocked, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, forceRelease, arginfo_class_DistLock_forceRelease, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, stats, arginfo_class_DistLock_stats, ZEND_ACC_PUBLIC)
@@ -99,6 +131,7 @@ static const zend_function_entry class_DistLock_methods[] = {
 static const zend_function_entry class_DistLock_Lock_methods[] = {
 	ZEND_ME(DistLock_Lock, name, arginfo_class_DistLock_Lock_name, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, token, arginfo_class_DistLock_Lock_token, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock_Lock, detach, arginfo_class_DistLock_Lock_detach, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, release, arginfo_class_DistLock_Lock_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, refresh, arginfo_class_DistLock_Lock_refresh, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, isAcquired, arginfo_class_DistLock_Lock_isAcquired, ZEND_ACC_PUBLIC)
@@ -141,7 +174,15 @@ static zend_class_entry *register_class_DistLock(void)
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "lock", sizeof("lock") - 1), 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "trylock", sizeof("trylock") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "refresh", sizeof("refresh") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__call", sizeof("__call") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif

@@ -187,3 +187,55 @@ dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_
     *deleted = r > 0;
     return st;
 }
+
+dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
+                          dl_error_t *err)
+{
+    const char *argv[2] = {"GET", key};
+    size_t argvlen[2] = {3, key_len};
+    dl_cmd_t cmd = {2, argv, argvlen};
+    dl_reply_t r;
+    dl_status_t st = dl_call(t, 1, &cmd, &r, DL_RETRY_ON_DROP, err);
+
+    *token = NULL;
+    *token_len = 0;
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_STRING) {
+            *token = r.str;   /* take the reply's malloc'd copy */
+            *token_len = r.len;
+            r.str = NULL;
+            r.type = DL_REPLY_NIL;
+        } else if (r.type != DL_REPLY_NIL) {
+            st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "GET", err) : dl_unexpected(t, "GET", err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
+{
+    const char *pttl_argv[2] = {"PTTL", lease->key};
+    size_t pttl_len[2] = {4, lease->key_len};
+    const char *waiters_argv[2] = {"ZCARD", lease->waiters_key};
+    size_t waiters_len[2] = {5, lease->waiters_key_len};
+    const char *queue_argv[2] = {"ZCARD", lease->queue_key};
+    size_t queue_len[2] = {5, lease->queue_key_len};
+    dl_cmd_t cmds[3] = {{2, pttl_argv, pttl_len}, {2, waiters_argv, waiters_len}, {2, queue_argv, queue_len}};
+    dl_reply_t r[3];
+    size_t i;
+    dl_status_t st = dl_call(t, 3, cmds, r, DL_RETRY_ON_DROP, err);
+
+    info->pttl_ms = -2;
+    info->waiters = 0;
+    for (i = 0; st == DL_OK && i < 3; i++) {
+        if (r[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[i], i ? "ZCARD" : "PTTL", err);
+        else if (r[i].type != DL_REPLY_INTEGER) st = dl_unexpected(t, i ? "ZCARD" : "PTTL", err);
+    }
+    if (st == DL_OK) {
+        info->pttl_ms = r[0].integer;
+        info->waiters = r[1].integer + r[2].integer;
+    }
+    for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+    return st;
+}

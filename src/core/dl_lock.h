@@ -160,6 +160,31 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 /* *pttl_ms = the key's PTTL in ms when it holds our token, -1 when not ours. */
 dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err);
 
+/*
+ * The token key is held under now (GET key), for Laravel's getCurrentOwner()
+ * and symfony/lock's exists(). *token = a malloc'd NUL-terminated copy (the
+ * caller frees it) and *token_len its length, or NULL when the key is free.
+ * Read: sent once more only when the connection broke. Returns DL_OK or a
+ * transport/server error (then *token is NULL); a key holding something other
+ * than a string (WRONGTYPE) is a DL_ERR_SERVER.
+ */
+dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
+                          dl_error_t *err);
+
+/* What an administrator sees of one lock (DistLock::status()). */
+typedef struct dl_lock_info {
+    int64_t pttl_ms;          /* the key's PTTL in ms; -2: free; -1: a key without a TTL (not distlock's) */
+    long long waiters;        /* entries in the waiters set and the fair queue (a dead waiter's
+                               * entry lingers until it expires: at most DL_WAITERS_TTL_MS) */
+} dl_lock_info_t;
+
+/*
+ * PTTL of lease->key and the sizes of its waiters set and fair queue, in one
+ * pipelined round trip of plain commands (PTTL, ZCARD, ZCARD: no script, so
+ * a read-only ACL user can run it). Only the keys of the lease are used.
+ */
+dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
+
 /* EXISTS key: *exists 0/1. */
 dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err);
 

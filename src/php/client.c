@@ -65,15 +65,30 @@ static void held_table_dtor(zval *zv)
     php_distlock_held_release_ref(Z_PTR_P(zv));
 }
 
-void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h)
+/* Removes held from c->held if it is the entry for name (the table's reference goes). */
+static void held_unlist(php_distlock_client *c, zend_string *name, php_distlock_held *h)
 {
-    zval *zv;
-    php_distlock_held_done(h);
-    if (c->closed) return;
-    zv = zend_hash_find(&c->held, name);
+    zval *zv = zend_hash_find(&c->held, name);
     if (zv && Z_PTR_P(zv) == h) {
         zend_hash_del(&c->held, name);
     }
+}
+
+void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h)
+{
+    if (h->done || h->detached) return;
+    h->detached = true;
+    if (h->wd) {
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+    if (!c->closed) held_unlist(c, name, h);
+}
+
+void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h)
+{
+    php_distlock_held_done(h);
+    if (!c->closed) held_unlist(c, name, h);
 }
 
 /* Releases every lease the instance still holds, in one pipelined round trip.
@@ -230,9 +245,11 @@ static int wait_interrupted(void *arg)
 #endif
 }
 
-/* The reentrant path: the instance already holds name. Returns true when it
- * handled the call (a new handle or an exception), false to acquire anew. */
-static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t ttl_ms, zval *return_value)
+/* The reentrant path: the instance already holds name (under token, when the
+ * caller gave one). Returns true when it handled the call (a new handle or an
+ * exception), false to acquire anew. */
+static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t ttl_ms, const zend_string *token,
+                              zval *return_value)
 {
     zval *zv = zend_hash_find(&c->held, name);
     php_distlock_held *h;
@@ -242,6 +259,11 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
 
     if (!zv) return false;
     h = Z_PTR_P(zv);
+    /* Another token is another owner: it contends like any other (the entry stays). */
+    if (token && !(h->lease->token_len == ZSTR_LEN(token) &&
+                   memcmp(h->lease->token, ZSTR_VAL(token), ZSTR_LEN(token)) == 0)) {
+        return false;
+    }
     if (h->done || h->lease->pid != dl_proc_pid() || php_distlock_held_lost(c, name, h)) {
         /* Another process's lease (fork): not ours to share; drop our copy of it. */
         php_distlock_client_forget(c, name, h);
@@ -266,7 +288,7 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
 }
 
 void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
-                                 bool throw_on_timeout, zval *return_value)
+                                 const zend_string *token, bool throw_on_timeout, zval *return_value)
 {
     dl_acquire_opts_t opts;
     dl_acquire_result_t res;
@@ -276,9 +298,10 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     php_distlock_held *h;
     dl_status_t st;
 
-    if (acquire_reentrant(c, name, ttl_ms, return_value)) return;
+    if (acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
 
-    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), NULL, 0, ttl_ms, &err);
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name),
+                         token ? ZSTR_VAL(token) : NULL, token ? ZSTR_LEN(token) : 0, ttl_ms, &err);
     if (!lease) {
         php_distlock_throw(&err);
         return;
@@ -434,45 +457,51 @@ ZEND_METHOD(DistLock, lock)
 {
     php_distlock_client *c;
     zend_string *name;
+    zend_string *token = NULL;
     double ttl = 0, wait = 0;
     bool ttl_null = true, wait_null = true;
     int64_t ttl_ms, wait_us;
 
-    ZEND_PARSE_PARAMETERS_START(1, 3)
+    ZEND_PARSE_PARAMETERS_START(1, 4)
         Z_PARAM_STR(name)
         Z_PARAM_OPTIONAL
         Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
         Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
+        Z_PARAM_STR_OR_NULL(token)
     ZEND_PARSE_PARAMETERS_END();
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::lock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::lock", 2, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        !resolve_ttl_wait(c, "DistLock::lock", 2, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us) ||
+        (token && !php_distlock_check_token("DistLock::lock", "Argument #4 ($token)", token))) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire(c, name, ttl_ms, wait_us, true, return_value);
+    php_distlock_client_acquire(c, name, ttl_ms, wait_us, token, true, return_value);
 }
 
 ZEND_METHOD(DistLock, tryLock)
 {
     php_distlock_client *c;
     zend_string *name;
+    zend_string *token = NULL;
     double ttl = 0;
     bool ttl_null = true;
     int64_t ttl_ms;
 
-    ZEND_PARSE_PARAMETERS_START(1, 2)
+    ZEND_PARSE_PARAMETERS_START(1, 3)
         Z_PARAM_STR(name)
         Z_PARAM_OPTIONAL
         Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+        Z_PARAM_STR_OR_NULL(token)
     ZEND_PARSE_PARAMETERS_END();
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::tryLock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::tryLock", 2, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
+        !resolve_ttl_wait(c, "DistLock::tryLock", 2, ttl, ttl_null, 0, true, &ttl_ms, NULL) ||
+        (token && !php_distlock_check_token("DistLock::tryLock", "Argument #3 ($token)", token))) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire(c, name, ttl_ms, 0, false, return_value);
+    php_distlock_client_acquire(c, name, ttl_ms, 0, token, false, return_value);
 }
 
 ZEND_METHOD(DistLock, synchronized)
@@ -500,7 +529,7 @@ ZEND_METHOD(DistLock, synchronized)
         RETURN_THROWS();
     }
     ZVAL_UNDEF(&lock);
-    php_distlock_client_acquire(c, name, ttl_ms, wait_us, true, &lock);
+    php_distlock_client_acquire(c, name, ttl_ms, wait_us, NULL, true, &lock);
     if (EG(exception)) {
         zval_ptr_dtor(&lock);
         RETURN_THROWS();
@@ -540,10 +569,7 @@ ZEND_METHOD(DistLock, restore)
 
     if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
-    if (ZSTR_LEN(token) == 0 || ZSTR_LEN(token) > DL_TOKEN_MAX) {
-        zend_argument_value_error(2, "must be between 1 and %d bytes long", DL_TOKEN_MAX);
-        RETURN_THROWS();
-    }
+    if (!php_distlock_check_token("DistLock::restore", "Argument #2 ($token)", token)) RETURN_THROWS();
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
                          ZSTR_LEN(token), c->ttl_ms, &err);
     if (!lease) {
@@ -649,6 +675,155 @@ ZEND_METHOD(DistLock, forceRelease)
     zv = zend_hash_find(&c->held, name);
     if (zv) php_distlock_client_forget(c, name, Z_PTR_P(zv));
     RETURN_BOOL(deleted);
+}
+
+/* Parses (string $name, string $token) of release()/refresh() and checks both. */
+static php_distlock_client *name_token_args(zval *this_ptr, const char *func, zend_string *name, zend_string *token)
+{
+    php_distlock_client *c = this_client(this_ptr);
+    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
+        !php_distlock_check_token(func, "Argument #2 ($token)", token)) {
+        return NULL;
+    }
+    return c;
+}
+
+ZEND_METHOD(DistLock, release)
+{
+    php_distlock_client *c;
+    zend_string *name, *token;
+    int released;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(name)
+        Z_PARAM_STR(token)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = name_token_args(ZEND_THIS, "DistLock::release", name, token))) RETURN_THROWS();
+    released = php_distlock_client_release_token(c, name, ZSTR_VAL(token), ZSTR_LEN(token));
+    if (released < 0) RETURN_THROWS();
+    RETURN_BOOL(released);
+}
+
+ZEND_METHOD(DistLock, refresh)
+{
+    php_distlock_client *c;
+    zend_string *name, *token;
+    double ttl = 0;
+    bool ttl_null = true;
+    int64_t ttl_ms;
+    dl_lease_t *lease;
+    dl_transport_t t;
+    dl_error_t err;
+    int extended;
+    zval *zv;
+
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_STR(name)
+        Z_PARAM_STR(token)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = name_token_args(ZEND_THIS, "DistLock::refresh", name, token)) ||
+        !resolve_ttl_wait(c, "DistLock::refresh", 3, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
+        RETURN_THROWS();
+    }
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
+                         ZSTR_LEN(token), ttl_ms, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    t = php_distlock_transport(c);
+    if (dl_lock_refresh(&t, lease, ttl_ms, &extended, &err) != DL_OK) {
+        dl_lease_free(lease);
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    if (extended) {
+        DISTLOCK_G(stats).refreshed++;
+        /* This instance's own lease under that token follows (validity, the watchdog's ttl). */
+        zv = zend_hash_find(&c->held, name);
+        if (zv) {
+            php_distlock_held *h = Z_PTR_P(zv);
+            if (!h->done && h->lease->token_len == lease->token_len &&
+                memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
+                h->lease->ttl_ms = lease->ttl_ms;
+                h->lease->valid_until_ns = lease->valid_until_ns;
+                if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
+            }
+        }
+    }
+    dl_lease_free(lease);
+    RETURN_BOOL(extended);
+}
+
+ZEND_METHOD(DistLock, owner)
+{
+    php_distlock_client *c;
+    zend_string *name, *key;
+    dl_transport_t t;
+    dl_error_t err;
+    dl_status_t st;
+    char *token;
+    size_t token_len;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(name)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::owner", "Argument #1 ($name)", name)) {
+        RETURN_THROWS();
+    }
+    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
+    t = php_distlock_transport(c);
+    st = dl_lock_owner(&t, ZSTR_VAL(key), ZSTR_LEN(key), &token, &token_len, &err);
+    zend_string_release(key);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    if (!token) RETURN_NULL();
+    RETVAL_STRINGL(token, token_len);
+    free(token);
+}
+
+ZEND_METHOD(DistLock, status)
+{
+    php_distlock_client *c;
+    zend_string *name;
+    dl_lease_t *lease;
+    dl_lock_info_t info;
+    dl_transport_t t;
+    dl_error_t err;
+    dl_status_t st;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(name)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::status", "Argument #1 ($name)", name)) {
+        RETURN_THROWS();
+    }
+    /* A lease for its key names only: no token is needed (or generated). */
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), "", 0, 0, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    t = php_distlock_transport(c);
+    st = dl_lock_inspect(&t, lease, &info, &err);
+    dl_lease_free(lease);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    array_init_size(return_value, 3);
+    add_assoc_bool(return_value, "locked", info.pttl_ms != -2);
+    /* A key without a TTL (not written by distlock) never expires: INF. */
+    add_assoc_double(return_value, "ttl", info.pttl_ms == -1 ? ZEND_INFINITY : info.pttl_ms > 0 ? info.pttl_ms / 1e3 : 0.0);
+    add_assoc_long(return_value, "waiters", (zend_long)info.waiters);
 }
 
 ZEND_METHOD(DistLock, stats)

@@ -24,6 +24,15 @@ bool php_distlock_check_name(const char *func, const char *what, const zend_stri
     return true;
 }
 
+bool php_distlock_check_token(const char *func, const char *what, const zend_string *token)
+{
+    if (ZSTR_LEN(token) == 0 || ZSTR_LEN(token) > DL_TOKEN_MAX) {
+        zend_value_error("%s(): %s must be between 1 and %d bytes long", func, what, DL_TOKEN_MAX);
+        return false;
+    }
+    return true;
+}
+
 /* A finite number of seconds in (0, max] (or [0, max] when zero_ok), in µs. */
 static bool seconds_us(const char *func, const char *what, double s, double max, bool zero_ok, int64_t *out_us)
 {

@@ -112,10 +112,7 @@ void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashT
             zend_type_error("%s(): Argument #2 ($token) must be of type string, %s given", func, zend_zval_type_name(argv[1]));
             goto done;
         }
-        if (Z_STRLEN_P(argv[1]) == 0 || Z_STRLEN_P(argv[1]) > DL_TOKEN_MAX) {
-            zend_value_error("%s(): Argument #2 ($token) must be between 1 and %d bytes long", func, DL_TOKEN_MAX);
-            goto done;
-        }
+        if (!php_distlock_check_token(func, "Argument #2 ($token)", Z_STR_P(argv[1]))) goto done;
         r = php_distlock_client_release_token(c, name, Z_STRVAL_P(argv[1]), Z_STRLEN_P(argv[1]));
         if (r >= 0) RETVAL_BOOL(r);
         goto done;
@@ -135,7 +132,8 @@ void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashT
         }
         if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #2 ($ttl)", ttl, &ttl_ms)) goto done;
         if (!wait_null && !php_distlock_wait_us(func, "Argument #3 ($wait)", wait, &wait_us)) goto done;
-        php_distlock_client_acquire(c, name, ttl_ms, kind == HELPER_LOCK ? wait_us : 0, kind == HELPER_LOCK, return_value);
+        php_distlock_client_acquire(c, name, ttl_ms, kind == HELPER_LOCK ? wait_us : 0, NULL, kind == HELPER_LOCK,
+                                    return_value);
     }
 done:
     if (name) zend_string_release(name);

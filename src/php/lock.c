@@ -30,7 +30,7 @@ void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *na
 }
 
 /* Ends this handle's share of the lease (it keeps its reference for token()). */
-static void detach(php_distlock_lock *l)
+static void end_share(php_distlock_lock *l)
 {
     l->active = false;
     l->held->handles--;
@@ -52,11 +52,12 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
 
     if (!l->active) return 0;
     if (!usable(l)) {
-        detach(l);
+        end_share(l);
         return 0;
     }
-    if (h->handles > 1) {
-        detach(l);  /* an outer handle still holds the lease */
+    /* A detached lease belongs to its token: any handle's release() releases it. */
+    if (h->handles > 1 && !h->detached) {
+        end_share(l);  /* an outer handle still holds the lease */
         return 1;
     }
     t = php_distlock_transport(l->owner);
@@ -73,7 +74,7 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet)
         DISTLOCK_G(stats).lost++;
     }
     php_distlock_client_forget(l->owner, l->name, h);
-    detach(l);
+    end_share(l);
     return released;
 }
 
@@ -114,7 +115,7 @@ static void lock_free(zend_object *obj)
 {
     php_distlock_lock *l = php_distlock_lock_from(obj);
     if (l->held) {
-        php_distlock_lock_release(l, true);  /* scoped release */
+        if (!l->held->detached) php_distlock_lock_release(l, true);  /* scoped release */
         php_distlock_held_release_ref(l->held);
     }
     if (l->name) zend_string_release(l->name);
@@ -182,6 +183,14 @@ ZEND_METHOD(DistLock_Lock, release)
     r = php_distlock_lock_release(THIS_LOCK(), false);
     if (r < 0) RETURN_THROWS();
     RETURN_BOOL(r);
+}
+
+ZEND_METHOD(DistLock_Lock, detach)
+{
+    php_distlock_lock *l = THIS_LOCK();
+    ZEND_PARSE_PARAMETERS_NONE();
+    php_distlock_client_detach(l->owner, l->name, l->held);
+    RETURN_STRINGL(l->held->lease->token, l->held->lease->token_len);
 }
 
 ZEND_METHOD(DistLock_Lock, refresh)

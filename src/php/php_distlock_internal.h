@@ -42,6 +42,7 @@ typedef struct php_distlock_held {
     uint32_t refcount;
     uint32_t handles;   /* handles that have not released yet */
     bool done;          /* released by us, or found lost: no longer ours */
+    bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
 } php_distlock_held;
 
@@ -113,6 +114,7 @@ void php_distlock_config_free(php_distlock_config *cfg);
  * ValueError "<func>(): <what> must ..." and return false.
  */
 bool php_distlock_check_name(const char *func, const char *what, const zend_string *name);
+bool php_distlock_check_token(const char *func, const char *what, const zend_string *token);
 bool php_distlock_ttl_ms(const char *func, const char *what, double seconds, int64_t *out_ms);
 bool php_distlock_wait_us(const char *func, const char *what, double seconds, int64_t *out_us);
 
@@ -123,10 +125,11 @@ void php_distlock_throw(const dl_error_t *err);
 
 /* ---- client.c: operations used by Lock and the helpers ------------------- */
 
-/* Acquire with the instance's defaults overridden by ttl_ms (> 0) and wait_us (>= 0).
+/* Acquire with the instance's defaults overridden by ttl_ms (> 0) and wait_us (>= 0),
+ * under token (the caller's owner token) or, when token is NULL, a fresh random one.
  * Returns a new Lock in return_value, NULL (tryLock, wait_us == 0 && !throw_on_timeout), or throws. */
 void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
-                                 bool throw_on_timeout, zval *return_value);
+                                 const zend_string *token, bool throw_on_timeout, zval *return_value);
 
 /* Releases name if it holds token; returns -1 after throwing, else 0/1. */
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
@@ -151,6 +154,10 @@ void *php_distlock_lostwatch_arg(void);
 
 /* Marks held as no longer ours and removes it from c->held if it is the entry for name. */
 void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+
+/* Lock::detach(): held is released only explicitly from now on (not by scope,
+ * request end or the instance's reentrancy) and no longer renewed. */
+void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h);
 
 /* A transport on the instance's connection. */
 static inline dl_transport_t php_distlock_transport(php_distlock_client *c)

@@ -36,7 +36,9 @@ sort($m);
 echo implode("\n", $m), "\n";
 
 // the password and token parameters are marked sensitive
-foreach ([['DistLock', '__construct', 'servers'], ['DistLock', '__construct', 'options'], ['DistLock', 'restore', 'token']] as [$c, $f, $a]) {
+foreach ([['DistLock', '__construct', 'servers'], ['DistLock', '__construct', 'options'], ['DistLock', 'restore', 'token'],
+          ['DistLock', 'lock', 'token'], ['DistLock', 'tryLock', 'token'], ['DistLock', 'release', 'token'],
+          ['DistLock', 'refresh', 'token']] as [$c, $f, $a]) {
     foreach ((new ReflectionMethod($c, $f))->getParameters() as $p) {
         if ($p->getName() === $a) {
             printf("%s::%s \$%s sensitive=%d\n", $c, $f, $a, count($p->getAttributes('SensitiveParameter')));
@@ -57,12 +59,17 @@ __call(string $method, array $args): mixed
 __construct(array|string $servers?, array $options?)
 forceRelease(string $name): bool
 isLocked(string $name): bool
-lock(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
+lock(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
+owner(string $name): ?string
+refresh(string $name, string $token, ?float $ttl?): bool
+release(string $name, string $token): bool
 restore(string $name, string $token): DistLock\Lock
 stats(): array
+status(string $name): array
 synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed
-tryLock(string $name, ?float $ttl?): ?DistLock\Lock
+tryLock(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
 --
+detach: string
 fencingToken: ?int
 isAcquired: bool
 name: string
@@ -73,3 +80,7 @@ token: string
 DistLock::__construct $servers sensitive=1
 DistLock::__construct $options sensitive=1
 DistLock::restore $token sensitive=1
+DistLock::lock $token sensitive=1
+DistLock::tryLock $token sensitive=1
+DistLock::release $token sensitive=1
+DistLock::refresh $token sensitive=1

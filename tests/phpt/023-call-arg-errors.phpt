@@ -36,7 +36,7 @@ t('lock name array', fn() => $d->lock([]));
 t('lock ttl string', fn() => $d->lock('a', 'long'));
 t('lock wait array', fn() => $d->lock('a', 1, []));
 t('tryLock no args', fn() => $d->tryLock());
-t('lock too many args', fn() => $d->lock('a', 1, 1, 1));
+t('lock too many args', fn() => $d->lock('a', 1, 1, 'tok', 1));
 t('synchronized no callback', fn() => $d->synchronized('a'));
 t('stats with arg', fn() => $d->stats(1));
 echo "--- strict_types\n";
@@ -84,7 +84,7 @@ lock name array: TypeError Argument #1 ($name)
 lock ttl string: TypeError Argument #2 ($ttl)
 lock wait array: TypeError Argument #3 ($wait)
 tryLock no args: ArgumentCountError DistLock::tryLock() expects at least 1 argument, 0 given
-lock too many args: ArgumentCountError DistLock::lock() expects at most 3 arguments, 4 given
+lock too many args: ArgumentCountError DistLock::lock() expects at most 4 arguments, 5 given
 synchronized no callback: ArgumentCountError DistLock::synchronized() expects at least 2 arguments, 1 given
 stats with arg: ArgumentCountError DistLock::stats() expects exactly 0 arguments, 1 given
 --- strict_types

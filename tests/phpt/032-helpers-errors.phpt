@@ -25,7 +25,7 @@ t('tryLock via __call', fn() => $d->__call('tryLock', [1]));
 t('lockaccount (method names are case-insensitive): ' . $d->lockaccount(1)->name(), fn() => null);
 t('lock_account', fn() => $d->lock_account(1));
 t('lock1', fn() => $d->lock1(1));
-t('release', fn() => $d->release());
+t('releaseAccount', fn() => $d->releaseAccount(1));
 t('getLockAccount', fn() => $d->getLockAccount(1));
 t('static', fn() => DistLock::lockAccount(1));
 echo "--- argument counts\n";
@@ -75,7 +75,7 @@ tryLock via __call: Error: Call to undefined method DistLock::tryLock()
 lockaccount (method names are case-insensitive): account:1: returned null
 lock_account: Error: Call to undefined method DistLock::lock_account()
 lock1: Error: Call to undefined method DistLock::lock1()
-release: Error: Call to undefined method DistLock::release()
+releaseAccount: Error: Call to undefined method DistLock::releaseAccount()
 getLockAccount: Error: Call to undefined method DistLock::getLockAccount()
 static: Error: Call to undefined method DistLock::lockAccount()
 --- argument counts

@@ -41,6 +41,10 @@ foreach ([['fencing' => true], ['fair' => true, 'fencing' => true], ['watchdog' 
     $ok["$mode restore"] = $r->token() === $l->token();
     $ok["$mode helpers"] = $d->unlockAccount(1, 'x') === false && $d->lockAccount(1)->release();
     $ok["$mode forceRelease"] = $d->forceRelease('b');
+    // leases by caller token, detached, then handled by name and token; owner() and status()
+    $t = $d->tryLock('c', 5, "token-$mode")->detach();
+    $ok["$mode owner/status"] = $other->owner('c') === $t && $other->status('c')['locked'];
+    $ok["$mode by token"] = $other->refresh('c', $t, 5) && $other->release('c', $t) && $other->owner('c') === null;
 }
 // the watchdog renews as this user too
 $d = new DistLock($uri, ['prefix' => $p, 'watchdog' => true]);
@@ -66,6 +70,6 @@ raw_redis_del_prefix('phpt_304:');
 ?>
 --EXPECT--
 string(2) "OK"
-22 operations checked
+28 operations checked
 outside the prefix: NOPERM
 left behind: []

@@ -2045,6 +2045,97 @@ static void test_status(void **state)
     dl_lease_free(l);
 }
 
+static void test_owner(void **state)
+{
+    fake_t *f = *state;
+    static const char key[] = "lock:\0o";
+    dl_error_t err;
+    char *tok = (char *)1;
+    size_t len = 99;
+
+    /* A held key: the holder's token, as a malloc'd copy the caller frees. */
+    push_ok(f, RP_STR("their-token"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_non_null(tok);
+    assert_int_equal(len, 11);
+    assert_string_equal(tok, "their-token");
+    free(tok);
+    expect_cmd(&f->calls[0].cmd[0], 2, S("GET"), B(key));
+
+    /* A free key: NULL. */
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_null(tok);
+    assert_int_equal(len, 0);
+
+    /* A key of another type: a server error naming the server, no token. */
+    push_ok(f, RP_ERR("WRONGTYPE Operation against a key holding the wrong kind of value"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_SERVER);
+    assert_null(tok);
+    assert_non_null(strstr(err.msg, "WRONGTYPE"));
+    assert_non_null(strstr(err.msg, ENDPOINT));
+    push_ok(f, RP_INT(3));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_PROTOCOL);
+    assert_null(tok);
+
+    /* A read: sent again after a broken connection, not after a timeout. */
+    push_fail(f, DL_ERR_IO, "reset");
+    push_ok(f, RP_STR("t2"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_string_equal(tok, "t2");
+    free(tok);
+    push_fail(f, DL_ERR_TIMEOUT, "slow");
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_TIMEOUT);
+    assert_null(tok);
+    assert_int_equal(f->ncalls, 7);
+}
+
+static void test_inspect(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "i", "", 0);
+    dl_lock_info_t info;
+    dl_error_t err;
+
+    /* One round trip of three plain commands on the lock key, its waiters set and its fair queue. */
+    push_ok(f, RP_INT(1234), RP_INT(2), RP_INT(1));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.pttl_ms, 1234);
+    assert_int_equal(info.waiters, 3);
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 3);
+    expect_cmd(&f->calls[0].cmd[0], 2, S("PTTL"), S("lock:i"));
+    expect_cmd(&f->calls[0].cmd[1], 2, S("ZCARD"), S("lock:i{lock:i}:waiters"));
+    expect_cmd(&f->calls[0].cmd[2], 2, S("ZCARD"), S("lock:i{lock:i}:queue"));
+
+    /* Free (-2) and without a TTL (-1) are passed on as they are. */
+    push_ok(f, RP_INT(-2), RP_INT(0), RP_INT(0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.pttl_ms, -2);
+    assert_int_equal(info.waiters, 0);
+    push_ok(f, RP_INT(-1), RP_INT(0), RP_INT(0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.pttl_ms, -1);
+
+    /* An error in any reply is an error (ACL without ZCARD), and the info says "free". */
+    push_ok(f, RP_INT(500), RP_ERR("NOPERM no zcard"), RP_INT(0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, "NOPERM"));
+    assert_int_equal(info.pttl_ms, -2);
+    push_ok(f, RP_INT(500), RP_INT(0), RP_STR("0"));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_PROTOCOL);
+
+    /* A read: once more after a broken connection only. */
+    push_fail(f, DL_ERR_IO, "reset");
+    push_ok(f, RP_INT(10), RP_INT(0), RP_INT(0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.pttl_ms, 10);
+    push_fail(f, DL_ERR_TIMEOUT, "slow");
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(f->ncalls, 8);
+    dl_lease_free(l);
+}
+
 static void test_exists_and_delete(void **state)
 {
     fake_t *f = *state;
@@ -2301,6 +2392,8 @@ int main(void)
         T(test_refresh),
         T(test_refresh_noscript),
         T(test_status),
+        T(test_owner),
+        T(test_inspect),
         T(test_exists_and_delete),
         T(test_delete_never_retried),
         T(test_refresh_many),

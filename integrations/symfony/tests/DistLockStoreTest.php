@@ -1,0 +1,406 @@
+<?php
+
+declare(strict_types=1);
+
+namespace DistLock\Symfony\Tests;
+
+use DistLock\ConnectionException;
+use DistLock\Symfony\DistLockStore;
+use DistLock\Symfony\Tests\Support\Redis;
+use DistLock\Symfony\Tests\Support\Worker;
+use PHPUnit\Framework\TestCase;
+use Symfony\Component\Lock\Exception\InvalidTtlException;
+use Symfony\Component\Lock\Exception\LockAcquiringException;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Exception\LockExpiredException;
+use Symfony\Component\Lock\Exception\LockStorageException;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\LockFactory;
+use Symfony\Component\Lock\Store\RedisStore;
+
+/**
+ * DistLockStore's own tests, against a real redis-server (DISTLOCK_TEST_REDIS),
+ * other processes through tests/worker.php. Written for PHPUnit 9.6 to 11.5.
+ */
+final class DistLockStoreTest extends TestCase
+{
+    private static function resource(string $what): string
+    {
+        return 'sf:' . $what . ':' . bin2hex(random_bytes(6));
+    }
+
+    public function testKeyLayoutAndTtls(): void
+    {
+        $store = new DistLockStore(Redis::client(['prefix' => '']), 5.0);
+        $raw = Redis::raw();
+        $key = new Key(self::resource('layout'));
+
+        $store->save($key);
+        $token = $key->getState(DistLockStore::class);
+        $this->assertIsString($token);
+        $this->assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $token);
+        // prefix '' : the Redis key is the resource, as with symfony's RedisStore; the value is the token.
+        $this->assertSame($token, $raw->get((string) $key));
+        $pttl = $raw->pttl((string) $key);
+        $this->assertGreaterThan(4000, $pttl);
+        $this->assertLessThanOrEqual(5000, $pttl);
+        $this->assertGreaterThan(4.0, $key->getRemainingLifetime());
+        $this->assertLessThanOrEqual(5.0, $key->getRemainingLifetime());
+
+        $store->putOffExpiration($key, 20.0);
+        $this->assertGreaterThan(19000, $raw->pttl((string) $key));
+        $this->assertLessThanOrEqual(20000, $raw->pttl((string) $key));
+
+        // A short ttl is kept, then the lock lapses.
+        $key->resetLifetime();
+        $store->putOffExpiration($key, 0.05);
+        $this->assertTrue($store->exists($key));
+        usleep(200000);
+        $this->assertFalse($store->exists($key));
+
+        $prefixed = new DistLockStore(Redis::client(['prefix' => 'app:']));
+        $k2 = new Key(self::resource('layout'));
+        $prefixed->save($k2);
+        $this->assertSame($k2->getState(DistLockStore::class), $raw->get('app:' . $k2));
+        $prefixed->delete($k2);
+        $this->assertSame(0, $raw->exists('app:' . $k2));
+    }
+
+    public function testSaveTwiceRefreshesAndOtherKeysConflict(): void
+    {
+        $store = Redis::store([], 2.0);
+        $raw = Redis::raw();
+        $resource = self::resource('twice');
+        $key = new Key($resource);
+        $other = new Key($resource);
+
+        $store->save($key);
+        $raw->pexpire('sftest:' . $resource, 500);
+        $store->save($key); // ours: a refresh to the initial ttl
+        $this->assertGreaterThan(1500, $raw->pttl('sftest:' . $resource));
+
+        try {
+            $store->save($other);
+            $this->fail('another key saved a held lock');
+        } catch (LockConflictedException) {
+        }
+        $this->assertFalse($store->exists($other), 'a key that lost the race does not own the lock');
+        try {
+            $store->putOffExpiration($other, 10.0);
+            $this->fail('another key refreshed a held lock');
+        } catch (LockConflictedException) {
+        }
+        $store->delete($other); // never saved: silent, and no effect
+        $this->assertTrue($store->exists($key));
+        $this->assertFalse($store->exists($other));
+
+        $store->delete($key);
+        $this->assertFalse($store->exists($key));
+        $store->delete($key); // twice: silent
+        $store->save($other);
+        $this->assertTrue($store->exists($other));
+        $store->delete($other);
+    }
+
+    public function testWithPrefixEmptyItExcludesSymfonysRedisStoreOnTheSameResource(): void
+    {
+        $ours = new DistLockStore(Redis::client(['prefix' => '']));
+        $theirs = new RedisStore(Redis::raw());
+
+        // RedisStore holds it (a sorted set under the same key): for us a conflict, not an error.
+        $resource = self::resource('mixed');
+        $held = new Key($resource);
+        $theirs->save($held);
+        $key = new Key($resource);
+        try {
+            $ours->save($key);
+            $this->fail('saved over a RedisStore lock');
+        } catch (LockConflictedException) {
+        }
+        $this->assertFalse($ours->exists($key));
+        try {
+            $ours->putOffExpiration($key, 10.0);
+            $this->fail('refreshed a RedisStore lock');
+        } catch (LockConflictedException) {
+        }
+        $ours->delete($key);
+        $this->assertTrue($theirs->exists($held));
+        $theirs->delete($held);
+        $ours->save($key);
+        $this->assertTrue($ours->exists($key));
+
+        // And RedisStore does not take ours.
+        try {
+            $theirs->save(new Key($resource));
+            $this->fail('RedisStore saved over a DistLockStore lock');
+        } catch (LockConflictedException) {
+        }
+        $ours->delete($key);
+    }
+
+    public function testLostLockIsAConflictAndNotDeletedByItsFormerOwner(): void
+    {
+        $client = Redis::client();
+        $store = new DistLockStore($client);
+        $resource = self::resource('lost');
+        $key = new Key($resource);
+        $store->save($key);
+        $this->assertTrue($client->forceRelease($resource));
+
+        $this->assertFalse($store->exists($key));
+        try {
+            $store->putOffExpiration($key, 10.0);
+            $this->fail('refreshed a lost lock');
+        } catch (LockConflictedException) {
+        }
+
+        $thief = new Key($resource);
+        $store->save($thief);
+        $store->delete($key); // owner-checked: the new holder keeps it
+        $this->assertTrue($store->exists($thief));
+        $store->delete($thief);
+    }
+
+    public function testExpiredKeyIsNotSavedAndLeavesNothing(): void
+    {
+        $store = Redis::store();
+        $resource = self::resource('expired');
+        $key = new Key($resource);
+        $key->reduceLifetime(0);
+        try {
+            $store->save($key);
+            $this->fail('saved an expired key');
+        } catch (LockExpiredException) {
+        }
+        $this->assertFalse(Redis::client()->isLocked($resource));
+
+        $key = new Key($resource);
+        $store->save($key);
+        try {
+            $store->putOffExpiration($key, 0.0);
+            $this->fail('a ttl of 0 did not expire the key');
+        } catch (LockExpiredException) {
+        }
+        $this->assertFalse(Redis::client()->isLocked($resource));
+    }
+
+    public function testBadTtlsAreRefused(): void
+    {
+        try {
+            new DistLockStore(Redis::client(), 0.0);
+            $this->fail('initial ttl 0 accepted');
+        } catch (InvalidTtlException) {
+        }
+        $store = Redis::store();
+        $key = new Key(self::resource('ttl'));
+        $store->save($key);
+        $this->expectException(InvalidTtlException::class);
+        try {
+            $store->putOffExpiration($key, NAN);
+        } finally {
+            $store->delete($key);
+        }
+    }
+
+    public function testWaitAndSaveOnAKeyThatHoldsTheLockReturnsAtOnce(): void
+    {
+        $store = Redis::store();
+        $key = new Key(self::resource('rewait'));
+        $store->save($key);
+        $t = microtime(true);
+        $store->waitAndSave($key);
+        $this->assertLessThan(1.0, microtime(true) - $t);
+        $this->assertTrue($store->exists($key));
+        $store->delete($key);
+    }
+
+    public function testWaitAndSaveCountsTheLifetimeFromTheGrant(): void
+    {
+        $resource = self::resource('waitlife');
+        $w = new Worker('holdfor', $resource, '0.6');
+        $this->assertSame('held', $w->line());
+        $store = Redis::store([], 1.0);
+        $key = new Key($resource);
+        $t = microtime(true);
+        $store->waitAndSave($key);
+        $waited = microtime(true) - $t;
+        $this->assertStringStartsWith('releasing ', $w->line());
+        $this->assertSame(0, $w->wait());
+
+        // Waited longer than the 1 s lease's tenth: the lifetime comes from Redis,
+        // not from before the wait (which would leave about 0.4 s).
+        $this->assertGreaterThan(0.3, $waited);
+        $this->assertGreaterThan(0.8, $key->getRemainingLifetime());
+        $this->assertLessThanOrEqual(1.0, $key->getRemainingLifetime());
+        $this->assertFalse($key->isExpired());
+        $this->assertTrue($store->exists($key));
+        $store->delete($key);
+    }
+
+    public function testLockFactoryLifecycle(): void
+    {
+        $factory = new LockFactory(Redis::store());
+        $resource = self::resource('factory');
+        $lock = $factory->createLock($resource, 10.0);
+        $this->assertTrue($lock->acquire(true));
+        $this->assertTrue($lock->isAcquired());
+        $this->assertGreaterThan(9.0, $lock->getRemainingLifetime());
+        $this->assertFalse($factory->createLock($resource)->acquire());
+        $lock->refresh(30.0);
+        $this->assertGreaterThan(29.0, $lock->getRemainingLifetime());
+        $lock->release();
+        $this->assertFalse($lock->isAcquired());
+        $this->assertFalse(Redis::client()->isLocked($resource));
+
+        // autoRelease (symfony's decision) still works through Lock::__destruct.
+        $auto = $factory->createLock($resource, 10.0, true);
+        $this->assertTrue($auto->acquire());
+        unset($auto);
+        $this->assertFalse(Redis::client()->isLocked($resource));
+    }
+
+    public function testKeySerializesAcrossProcesses(): void
+    {
+        $factory = new LockFactory(Redis::store());
+        $resource = self::resource('serialize');
+        $key = new Key($resource);
+        $lock = $factory->createLockFromKey($key, 2.0, false);
+        $this->assertTrue($lock->acquire());
+        $serialized = base64_encode(serialize($key));
+
+        // Another process refreshes it ...
+        $w = new Worker('refresh', $serialized, '30');
+        $this->assertSame('refreshed 1', $w->line());
+        $this->assertSame(0, $w->wait());
+        $this->assertGreaterThan(25000, Redis::raw()->pttl('sftest:' . $resource));
+
+        // ... and releases it.
+        $w = new Worker('release', $serialized);
+        $this->assertSame('before 1', $w->line());
+        $this->assertSame('after 0', $w->line());
+        $this->assertSame(0, $w->wait());
+        $this->assertFalse($lock->isAcquired());
+        $this->assertFalse(Redis::client()->isLocked($resource));
+    }
+
+    public function testLeasesOutliveTheObjectsAndTheRequestThatMadeThem(): void
+    {
+        $resource = self::resource('detached');
+        $w = new Worker('hold', $resource, '0', '30');
+        $line = $w->line();
+        $this->assertStringStartsWith('held ', $line);
+        $this->assertSame(0, $w->wait());
+
+        // The worker's Lock (autoRelease false), its DistLock and its request are gone: still held.
+        $key = unserialize(base64_decode(substr($line, 5)), ['allowed_classes' => [Key::class]]);
+        $store = Redis::store();
+        $this->assertTrue($store->exists($key));
+        try {
+            $store->save(new Key($resource));
+            $this->fail('a lease ended with the process that made it');
+        } catch (LockConflictedException) {
+        }
+        $store->delete($key);
+        $this->assertFalse(Redis::client()->isLocked($resource));
+
+        // With autoRelease true, symfony's Lock releases it when destroyed.
+        $w = new Worker('hold', $resource, '1', '30');
+        $this->assertStringStartsWith('held ', $w->line());
+        $this->assertSame(0, $w->wait());
+        $this->assertFalse(Redis::client()->isLocked($resource));
+    }
+
+    public function testBlockingAcquireIsWokenByTheReleaseWithoutPolling(): void
+    {
+        $resource = self::resource('woken');
+        $hold = 1.5;
+        $w = new Worker('holdfor', $resource, (string) $hold);
+        $this->assertSame('held', $w->line());
+
+        $factory = new LockFactory(Redis::store());
+        // Warm the connection and Redis's script cache, so that only the wait is counted.
+        $warm = $factory->createLock($resource . ':warm', 10.0, false);
+        $warm->acquire(true);
+        $warm->release();
+        $lock = $factory->createLock($resource, 10.0, false);
+        $raw = Redis::raw();
+        $before = (int) $raw->info('stats')['total_reads_processed'];
+        $this->assertTrue($lock->acquire(true));
+        $acquiredNs = hrtime(true);
+        $after = (int) $raw->info('stats')['total_reads_processed'];
+
+        $releasing = $w->line();
+        $this->assertStringStartsWith('releasing ', $releasing);
+        $releasingNs = (int) substr($releasing, 10);
+        $this->assertSame(0, $w->wait());
+
+        // Mutual exclusion: not before the holder let go; woken by it: well within a second after.
+        $this->assertGreaterThan($releasingNs, $acquiredNs);
+        $this->assertLessThan(1.0, ($acquiredNs - $releasingNs) / 1e9);
+        // Polling every 100 ms (symfony's Lock over this store hidden behind a
+        // non-blocking interface) makes about 15 attempts of 2 requests during the
+        // hold: 36 to 38 requests measured. The waiter's requests (attempt, block,
+        // attempt after the wake-up, Lock's refresh), the holder's release and this
+        // INFO come to about 8.
+        $this->assertLessThanOrEqual(12, $after - $before, 'requests served while waiting');
+        $lock->release();
+    }
+
+    public function testEightProcessesFiftyReadModifyWritesLoseNoUpdate(): void
+    {
+        $resource = self::resource('rmw');
+        $file = tempnam(sys_get_temp_dir(), 'distlock-rmw');
+        file_put_contents($file, '0');
+        try {
+            $workers = [];
+            for ($i = 0; $i < 8; $i++) {
+                $workers[] = new Worker('rmw', $resource, $file, '50');
+            }
+            foreach ($workers as $w) {
+                $this->assertSame('done', $w->line(120.0));
+                $this->assertSame(0, $w->wait());
+            }
+            $this->assertSame('400', file_get_contents($file));
+            $this->assertFalse(Redis::client()->isLocked($resource));
+        } finally {
+            @unlink($file);
+        }
+    }
+
+    public function testNetworkErrorsAreStorageErrorsNeverConflicts(): void
+    {
+        $secret = 'pw-' . bin2hex(random_bytes(8));
+        $client = new \DistLock('redis://:' . $secret . '@127.0.0.1:' . Redis::deadPort(), ['connect_timeout' => 0.2, 'timeout' => 0.2]);
+        $store = new DistLockStore($client);
+        $held = new Key(self::resource('net'));
+        $held->setState(DistLockStore::class, str_repeat('ab', 16)); // as if saved before the outage
+
+        $calls = [
+            'save' => fn () => $store->save(new Key(self::resource('net'))),
+            'waitAndSave' => fn () => $store->waitAndSave(new Key(self::resource('net'))),
+            'exists' => fn () => $store->exists($held),
+            'putOffExpiration' => fn () => $store->putOffExpiration($held, 10.0),
+            'delete' => fn () => $store->delete($held),
+        ];
+        foreach ($calls as $what => $call) {
+            try {
+                $call();
+                $this->fail("$what: no exception without a server");
+            } catch (LockStorageException $e) {
+                $this->assertInstanceOf(ConnectionException::class, $e->getPrevious(), $what);
+                $this->assertStringNotContainsString($secret, $e->getMessage(), $what);
+                $this->assertStringNotContainsString(str_repeat('ab', 16), $e->getMessage(), $what);
+            }
+        }
+        $this->assertTrue($held->hasState(DistLockStore::class), 'a failed delete keeps the token');
+
+        // Through LockFactory: an error, never "not acquired".
+        $lock = (new LockFactory($store))->createLock(self::resource('net'));
+        try {
+            $lock->acquire();
+            $this->fail('acquire() without a server did not throw');
+        } catch (LockAcquiringException $e) {
+            $this->assertInstanceOf(LockStorageException::class, $e->getPrevious());
+        }
+    }
+}

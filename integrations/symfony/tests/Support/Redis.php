@@ -1,0 +1,54 @@
+<?php
+
+declare(strict_types=1);
+
+namespace DistLock\Symfony\Tests\Support;
+
+use DistLock\Symfony\DistLockStore;
+
+/** The throw-away server of the test run, and clients and stores on it. */
+final class Redis
+{
+    /** redis://127.0.0.1:PORT from DISTLOCK_TEST_REDIS; the test fails (not skips) without it. */
+    public static function uri(): string
+    {
+        $uri = getenv('DISTLOCK_TEST_REDIS');
+        if ($uri === false || $uri === '') {
+            throw new \RuntimeException('DISTLOCK_TEST_REDIS is not set (redis://127.0.0.1:PORT of a throw-away server)');
+        }
+
+        return $uri;
+    }
+
+    /** @param array<string, mixed> $options DistLock options */
+    public static function client(array $options = []): \DistLock
+    {
+        return new \DistLock(self::uri(), $options + ['prefix' => 'sftest:']);
+    }
+
+    /** @param array<string, mixed> $options DistLock options */
+    public static function store(array $options = [], float $initialTtl = 300.0): DistLockStore
+    {
+        return new DistLockStore(self::client($options), $initialTtl);
+    }
+
+    /** A phpredis connection to the same server, to look at keys and counters. */
+    public static function raw(): \Redis
+    {
+        $p = parse_url(self::uri());
+        $r = new \Redis();
+        $r->connect($p['host'], (int) $p['port'], 2.0);
+
+        return $r;
+    }
+
+    /** A loopback port nothing listens on. */
+    public static function deadPort(): int
+    {
+        $s = stream_socket_server('tcp://127.0.0.1:0');
+        $name = stream_socket_get_name($s, false);
+        fclose($s);
+
+        return (int) substr($name, strrpos($name, ':') + 1);
+    }
+}

@@ -1,0 +1,32 @@
+<?php
+
+declare(strict_types=1);
+
+namespace DistLock\Symfony\Tests\SymfonySuite;
+
+use DistLock\Symfony\Tests\Support\Redis;
+use Symfony\Component\Lock\PersistingStoreInterface;
+use Symfony\Component\Lock\Tests\Store\AbstractStoreTestCase;
+use Symfony\Component\Lock\Tests\Store\BlockingStoreTestTrait;
+use Symfony\Component\Lock\Tests\Store\ExpiringStoreTestTrait;
+
+/**
+ * symfony/lock's own store tests (Tests/Store/ of symfony's source, taken at
+ * run time, unmodified) against DistLockStore. Needs SYMFONY_LOCK_TESTS_DIR.
+ */
+final class DistLockStoreSymfonyTest extends AbstractStoreTestCase
+{
+    use BlockingStoreTestTrait;
+    use ExpiringStoreTestTrait;
+
+    /** Microseconds, as symfony's Redis store tests use. */
+    protected function getClockDelay(): int
+    {
+        return 250000;
+    }
+
+    protected function getStore(): PersistingStoreInterface
+    {
+        return Redis::store();
+    }
+}

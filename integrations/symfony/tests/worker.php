@@ -1,0 +1,81 @@
+<?php
+
+declare(strict_types=1);
+
+/*
+ * A worker process for DistLockStoreTest: one operation per run, results as
+ * lines on stdout, exit code 0 when it did what it was asked.
+ *
+ *   hold RESOURCE AUTORELEASE TTL   acquire, print "held SERIALIZED_KEY", end the request
+ *   release SERIALIZED_KEY          print "before B", release, print "after B" (B = isAcquired)
+ *   refresh SERIALIZED_KEY TTL      refresh to TTL seconds, print "refreshed B"
+ *   holdfor RESOURCE SECONDS        acquire, print "held", sleep, print "releasing NS", release
+ *   rmw RESOURCE FILE N             N times: acquire(true), read FILE, +1, write FILE, release
+ */
+
+use DistLock\Symfony\Tests\Support\Redis;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\LockFactory;
+
+require __DIR__ . '/bootstrap.php';
+
+$factory = new LockFactory(Redis::store());
+$op = $argv[1] ?? '';
+
+switch ($op) {
+    case 'hold':
+        $key = new Key($argv[2]);
+        $lock = $factory->createLockFromKey($key, (float) $argv[4], $argv[3] === '1');
+        if (!$lock->acquire()) {
+            exit(2);
+        }
+        echo 'held ', base64_encode(serialize($key)), "\n";
+        break; // request end: $lock is destroyed here
+
+    case 'release':
+        $key = unserialize(base64_decode($argv[2]), ['allowed_classes' => [Key::class]]);
+        $lock = $factory->createLockFromKey($key, null, false);
+        echo 'before ', $lock->isAcquired() ? 1 : 0, "\n";
+        $lock->release();
+        echo 'after ', $lock->isAcquired() ? 1 : 0, "\n";
+        break;
+
+    case 'refresh':
+        $key = unserialize(base64_decode($argv[2]), ['allowed_classes' => [Key::class]]);
+        $lock = $factory->createLockFromKey($key, (float) $argv[3], false);
+        $lock->refresh();
+        echo 'refreshed ', $lock->isAcquired() ? 1 : 0, "\n";
+        break;
+
+    case 'holdfor':
+        $lock = $factory->createLock($argv[2], 30.0, false);
+        if (!$lock->acquire()) {
+            exit(2);
+        }
+        echo "held\n";
+        usleep((int) ((float) $argv[3] * 1e6));
+        echo 'releasing ', hrtime(true), "\n";
+        $lock->release();
+        break;
+
+    case 'rmw':
+        [, , $resource, $file, $n] = $argv;
+        for ($i = 0; $i < (int) $n; $i++) {
+            $lock = $factory->createLock($resource, 10.0, false);
+            $lock->acquire(true);
+            try {
+                $v = (int) file_get_contents($file);
+                usleep(200); // widen the window a lost update needs
+                file_put_contents($file, (string) ($v + 1));
+            } finally {
+                $lock->release();
+            }
+        }
+        echo "done\n";
+        break;
+
+    default:
+        fwrite(STDERR, "unknown operation '$op'\n");
+        exit(1);
+}
+exit(0);

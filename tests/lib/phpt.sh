@@ -1,0 +1,53 @@
+# tests/lib/phpt.sh — running the phpt suite with PHP's run-tests.php (sourced
+# after common.sh by the suites that run phpt: tests/phpt, tests/valgrind).
+
+find_run_tests() {
+    local c api prefix
+    api=$(php-config --phpapi 2>/dev/null || true)
+    prefix=$(php-config --prefix 2>/dev/null || echo /usr)
+    for c in "$prefix/lib/php/$api/build/run-tests.php" \
+             "$(php-config --extension-dir 2>/dev/null)/build/run-tests.php" \
+             /usr/lib/php/*/build/run-tests.php "$PWD/run-tests.php"; do
+        if [ -f "$c" ]; then echo "$c"; return 0; fi
+    done
+    return 1
+}
+
+RUN_TESTS=$(find_run_tests || true)
+mapfile -t PHPT_FILES < <(find tests/phpt -name '*.phpt' -type f 2>/dev/null | sort)
+N_PHPT=${#PHPT_FILES[@]}
+export TEST_PHP_EXECUTABLE="$PHP" REPORT_EXIT_STATUS=1 NO_INTERACTION=1
+
+# Leftovers of an earlier run (x.diff, x.out, x.mem, ... beside x.phpt).
+clean_phpt_outputs() {
+    local t b
+    for t in "${PHPT_FILES[@]+"${PHPT_FILES[@]}"}"; do
+        b=${t%.phpt}
+        rm -f "$b.diff" "$b.exp" "$b.log" "$b.out" "$b.php" "$b.sh" "$b.mem" "$b.skip.php" "$b.clean.php"
+    done
+}
+
+# run_phpt NAME RESULTS LOG TIMEOUT [run-tests options]: runs the suite with
+# the extension loaded (php -n: no php.ini); the exit status lands in PHPT_RC.
+run_phpt() {
+    local name=$1 results=$2 log=$3 limit=$4
+    shift 4
+    clean_phpt_outputs
+    : >"$results"
+    PHPT_RC=0
+    timeout --kill-after=30 "$limit" "$PHP" -n "$RUN_TESTS" -q --show-diff --no-color --no-progress \
+        -n -d "extension=$DISTLOCK_SO" \
+        "-j${DISTLOCK_TEST_JOBS:-2}" -W "$results" "$@" tests/phpt >"$log" 2>&1 || PHPT_RC=$?
+    if [ "$PHPT_RC" = 124 ] || [ "$PHPT_RC" = 137 ]; then
+        note "$name: run-tests.php timed out after $limit s"
+    fi
+}
+
+# Prints run-tests' log without the PASS lines, capped.
+show_phpt_log() {
+    grep -v -E '^PASS ' "$1" >"$1.brief" || true
+    excerpt "$1.brief"
+}
+
+# Lists the tests of a results file whose result matches the ERE $2.
+results_with() { awk -F'\t' -v re="^($2)\$" '$1 ~ re { print $2 }' "$1"; }

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# tests/symfony/run.sh — the Symfony Lock integration (integrations/symfony).
+#
+# A suite script per tests/lib/common.sh: run from the repository root by
+# scripts/test, or standalone (it then starts its own redis-server and uses
+# ./modules/distlock.so unless DISTLOCK_SO says otherwise).
+#
+#  1. symfony/lock 5.4 from Debian (php-symfony-lock) with Debian's phpunit:
+#     a. symfony's own store tests, unmodified, taken at run time from Debian's
+#        source package `symfony` (Tests/Store/AbstractStoreTestCase.php,
+#        ExpiringStoreTestTrait.php, BlockingStoreTestTrait.php), against
+#        DistLockStore;
+#     b. the integration's own tests.
+#  2. symfony/lock 7.4 from Composer in a scratch project that requires
+#     distlock/symfony-lock through a path repository (so that the package's
+#     own composer.json resolves), with PHPUnit 11.5 (the PHPUnit symfony 7.4's
+#     tests run with on PHP 8.2): symfony's public Test\AbstractStoreTestCase
+#     and the integration's own tests, from the installed copy; and the
+#     README's services.yaml loaded by symfony/dependency-injection 7.4.
+# Every test is counted from PHPUnit's JUnit log; a skipped test fails.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+. tests/lib/common.sh
+
+INTEGRATION="$ROOT/integrations/symfony"
+: "${DISTLOCK_SO:=$ROOT/modules/distlock.so}"
+export DISTLOCK_SO
+SF74_CONSTRAINT='^7.4'
+PHPUNIT74_CONSTRAINT='^11.5'
+
+cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
+trap cleanup EXIT
+
+# run_phpunit NAME LOG AUTOLOAD PHPUNIT_CMD... : one PHPUnit run, counted.
+run_phpunit() {
+    local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" autoload=$2
+    shift 2
+    rm -f "$junit"
+    DISTLOCK_SF_AUTOLOAD=$autoload timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1
+    local rc=$?
+    junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
+    if [ "$rc" -ne 0 ]; then
+        suite_fail "$name: phpunit exited with $rc"
+        excerpt "$log" --tail
+        return 1
+    fi
+}
+
+# ---------------------------------------------------------------------------
+section "Symfony Lock integration: set-up"
+ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock phpunit composer redis-server redis-tools \
+    || suite_fail "apt: could not install the packages the suite needs"
+
+if [ ! -f "$DISTLOCK_SO" ]; then
+    suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
+    suite_end
+fi
+if ! "$PHP" -d "extension=$DISTLOCK_SO" -r 'exit(method_exists("DistLock\\Lock", "detach") && method_exists("DistLock", "owner") ? 0 : 1);'; then
+    suite_fail "$DISTLOCK_SO lacks the caller-token / detached-lease API (Lock::detach(), DistLock::owner())"
+    suite_end
+fi
+
+if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
+    start_redis symfony "" || { suite_fail "redis: could not start a server"; suite_end; }
+    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
+fi
+note "redis: $DISTLOCK_TEST_REDIS"
+
+if (cd "$INTEGRATION" && composer validate --no-check-publish --no-check-lock) >"$DISTLOCK_LOG_DIR/composer-validate.log" 2>&1; then
+    suite_pass "composer validate integrations/symfony/composer.json"
+else
+    suite_fail "composer validate integrations/symfony/composer.json"
+    excerpt "$DISTLOCK_LOG_DIR/composer-validate.log"
+fi
+
+# ---------------------------------------------------------------------------
+SF54_DEB=$(dpkg-query -W -f='${Version}' php-symfony-lock 2>/dev/null)
+PHPUNIT_DEB=$(dpkg-query -W -f='${Version}' phpunit 2>/dev/null)
+section "symfony/lock $SF54_DEB (Debian php-symfony-lock), PHPUnit $PHPUNIT_DEB (Debian)"
+DEB_AUTOLOAD=/usr/share/php/Symfony/Component/Lock/autoload.php
+if SRC=$(apt_source symfony "$SF54_DEB") && [ -f "$SRC/src/Symfony/Component/Lock/Tests/Store/AbstractStoreTestCase.php" ]; then
+    export SYMFONY_LOCK_TESTS_DIR="$SRC/src/Symfony/Component/Lock/Tests"
+    note "symfony's tests from the source package: $SYMFONY_LOCK_TESTS_DIR"
+    run_phpunit sf54-symfony-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+        "$INTEGRATION/tests/SymfonySuite/DistLockStoreSymfonyTest.php"
+else
+    suite_fail "apt_source symfony $SF54_DEB: no Tests/Store in the source package"
+fi
+run_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+    "$INTEGRATION/tests/DistLockStoreTest.php"
+
+# ---------------------------------------------------------------------------
+section "symfony/lock $SF74_CONSTRAINT and PHPUnit $PHPUNIT74_CONSTRAINT from Composer (path repository)"
+composer_env
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-sf74.XXXXXX")
+"$PHP" -r '
+    echo json_encode([
+        "name" => "distlock-test/symfony-scratch",
+        "require" => ["distlock/symfony-lock" => "*@dev", "symfony/lock" => $argv[2]],
+        "require-dev" => ["phpunit/phpunit" => $argv[3], "symfony/dependency-injection" => $argv[2],
+            "symfony/config" => $argv[2], "symfony/yaml" => $argv[2]],
+        "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
+        "minimum-stability" => "stable",
+        "config" => ["sort-packages" => true],
+    ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
+    "$INTEGRATION" "$SF74_CONSTRAINT" "$PHPUNIT74_CONSTRAINT" >"$SCRATCH/composer.json"
+# The extension is loaded so that Composer checks the package's ext-distlock for real.
+if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+        >"$DISTLOCK_LOG_DIR/composer-sf74.log" 2>&1; then
+    suite_pass "composer: distlock/symfony-lock resolves with symfony/lock $SF74_CONSTRAINT"
+    PKG="$SCRATCH/vendor/distlock/symfony-lock"
+    SF74=$(cd "$SCRATCH" && composer show symfony/lock 2>/dev/null | sed -n 's/^versions *: *\* *//p')
+    PHPUNIT74=$(cd "$SCRATCH" && composer show phpunit/phpunit 2>/dev/null | sed -n 's/^versions *: *\* *//p')
+    note "installed: symfony/lock $SF74, phpunit/phpunit $PHPUNIT74; distlock/symfony-lock copied to $PKG"
+    unset SYMFONY_LOCK_TESTS_DIR
+    if [ -f "$SCRATCH/vendor/symfony/lock/Test/AbstractStoreTestCase.php" ]; then
+        run_phpunit sf74-symfony-public-testcase "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+            --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/DistLockStorePublicTestCaseTest.php"
+    else
+        note "symfony/lock $SF74 ships no Symfony\\Component\\Lock\\Test\\AbstractStoreTestCase"
+    fi
+    run_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
+    # The README's services.yaml, loaded by symfony/dependency-injection (not in Debian's set).
+    run_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/ServicesYamlTest.php"
+else
+    suite_fail "composer: distlock/symfony-lock with symfony/lock $SF74_CONSTRAINT did not install"
+    excerpt "$DISTLOCK_LOG_DIR/composer-sf74.log" --tail
+    SF74="(not installed)" PHPUNIT74="-"
+fi
+
+section "versions tested"
+note "symfony/lock $SF54_DEB (Debian) with PHPUnit $PHPUNIT_DEB (Debian)"
+note "symfony/lock $SF74 (Composer) with PHPUnit $PHPUNIT74 (Composer)"
+suite_end
