@@ -33,7 +33,9 @@ L10_CONSTRAINT=10.50.4
 L12_CONSTRAINT='^12.0'
 # Packages laravel/framework requires that the partial Packagist copy here
 # does not serve; none is on the code paths these tests run (CORS middleware,
-# Markdown, PHP 8.5 polyfills, Symfony's clock).
+# Markdown, Symfony's clock); Laravel 12's calls of PHP 8.5 functions get
+# the stand-ins in tests/standins-laravel12.php (PHP 8.5 functions, Symfony's
+# ClockInterface).
 UNSERVED='{"fruitcake/php-cors": "*", "league/config": "*", "symfony/polyfill-php85": "*", "symfony/clock": "*"}'
 
 SCRATCHES=()
@@ -57,11 +59,12 @@ run_phpunit() {
 
 # make_app NAME REQUIRE_JSON EXTRA_JSON: a scratch app with the test app's files and
 # composer.json; Composer runs with the extension loaded (ext-distlock is checked
-# for real). Prints the app's directory; returns non-zero when Composer failed.
+# for real). Sets APP to the app's directory; returns non-zero when Composer failed.
 make_app() {
     local name=$1 dir
     dir=$(mktemp -d "${TMPDIR:-/tmp}/distlock-laravel-$name.XXXXXX") || return 1
     SCRATCHES+=("$dir")
+    APP=$dir
     cp -r "$INTEGRATION/tests/app/." "$dir/"
     "$PHP" -r '
         $j = [
@@ -131,8 +134,9 @@ L8_PLAIN=${L8%%+*}
 PHPUNIT_DEB=$(dpkg-query -W -f='${Version}' phpunit 2>/dev/null)
 section "Laravel $L8 (Debian php-laravel-framework), PHPUnit $PHPUNIT_DEB (Debian)"
 deb_provides=$("$PHP" -r 'foreach (["laravel/framework","illuminate/cache","illuminate/console","illuminate/contracts","illuminate/support"] as $p) $r[$p] = $argv[1]; echo json_encode($r);' "$L8_PLAIN")
-if APP8=$(make_app l8 '{"distlock/laravel": "*@dev"}' \
-        "{\"replace\": $deb_provides, \"autoload\": {\"files\": [\"/usr/share/php/Illuminate/autoload.php\", \"/usr/share/php/Mockery/autoload.php\", \"/usr/share/php/Predis/autoload.php\"]}}"); then
+if make_app l8 '{"distlock/laravel": "*@dev"}' \
+        "{\"replace\": $deb_provides, \"autoload\": {\"files\": [\"/usr/share/php/Illuminate/autoload.php\", \"/usr/share/php/Mockery/autoload.php\", \"/usr/share/php/Predis/autoload.php\"]}}"; then
+    APP8=$APP
     suite_pass "composer: distlock/laravel resolves against Debian's Laravel $L8_PLAIN"
     if SRC8=$(apt_source php-laravel-framework "$L8_SRC_VER"); then
         laravel_tests l8 "$APP8" "$SRC8/tests" /usr/bin/phpunit
@@ -146,8 +150,9 @@ fi
 
 # ---------------------------------------------------------------------------
 section "laravel/framework $L10_CONSTRAINT (Composer) with Laravel $L10_SRC_VER's tests (trixie), PHPUnit ^10.5"
-if APP10=$(make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10_CONSTRAINT\", \"phpunit/phpunit\": \"^10.5\", \"mockery/mockery\": \"^1.6\", \"predis/predis\": \"*\"}" \
-        "{\"replace\": $UNSERVED}"); then
+if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10_CONSTRAINT\", \"phpunit/phpunit\": \"^10.5\", \"mockery/mockery\": \"^1.6\", \"predis/predis\": \"*\"}" \
+        "{\"replace\": $UNSERVED}"; then
+    APP10=$APP
     L10=$(composer_version "$APP10" laravel/framework); PHPUNIT10=$(composer_version "$APP10" phpunit/phpunit)
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L10"
     if SRC10=$(apt_source php-laravel-framework "$L10_SRC_VER"); then
@@ -161,8 +166,9 @@ fi
 
 # ---------------------------------------------------------------------------
 section "laravel/framework $L12_CONSTRAINT (Composer), PHPUnit ^11.5"
-if APP12=$(make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12_CONSTRAINT\", \"phpunit/phpunit\": \"^11.5\", \"mockery/mockery\": \"^1.6\"}" \
-        "{\"replace\": $UNSERVED}"); then
+if make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12_CONSTRAINT\", \"phpunit/phpunit\": \"^11.5\", \"mockery/mockery\": \"^1.6\"}" \
+        "{\"replace\": $UNSERVED, \"autoload\": {\"files\": [\"$INTEGRATION/tests/standins-laravel12.php\"]}}"; then
+    APP12=$APP
     L12=$(composer_version "$APP12" laravel/framework); PHPUNIT12=$(composer_version "$APP12" phpunit/phpunit)
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L12"
     own_tests l12 "$APP12" "$APP12/vendor/bin/phpunit"
