@@ -1,0 +1,74 @@
+<?php
+
+declare(strict_types=1);
+
+namespace DistLock\Laravel;
+
+use DistLock\Laravel\Console\ReleaseCommand;
+use DistLock\Laravel\Console\StatusCommand;
+use Illuminate\Cache\CacheManager;
+use Illuminate\Support\ServiceProvider;
+
+/**
+ * Registers distlock in a Laravel app (auto-discovered):
+ *  - config/distlock.php (publish tag "distlock-config");
+ *  - app(\DistLock::class): one client per process, from config/distlock.php;
+ *  - the "distlock" cache driver (DistLockStore);
+ *  - the artisan commands distlock:status and distlock:release.
+ * Building the client opens no connection (the extension connects lazily).
+ */
+class DistLockServiceProvider extends ServiceProvider
+{
+    /** Container id of the client the LockTrait uses (prefix '': its keys are full keys). */
+    public const TRAIT_CLIENT = 'distlock.trait';
+
+    public function register(): void
+    {
+        $this->mergeConfigFrom(__DIR__ . '/../config/distlock.php', 'distlock');
+
+        $this->app->bind(ClientFactory::class, fn ($app) => new ClientFactory(
+            (array) $app['config']['distlock'],
+            (array) ($app['config']['database.redis'] ?? [])
+        ));
+        $this->app->singleton(\DistLock::class, fn ($app) => $app->make(ClientFactory::class)->make());
+        $this->app->singleton(self::TRAIT_CLIENT, fn ($app) => $app->make(ClientFactory::class)->make(['prefix' => '']));
+
+        $this->app->afterResolving('cache', fn (CacheManager $cache) => $this->extendCache($cache));
+        if ($this->app->resolved('cache')) {
+            $this->extendCache($this->app->make('cache'));
+        }
+    }
+
+    public function boot(): void
+    {
+        $this->publishes([
+            __DIR__ . '/../config/distlock.php' => $this->app->configPath('distlock.php'),
+        ], 'distlock-config');
+
+        if ($this->app->runningInConsole()) {
+            $this->commands([StatusCommand::class, ReleaseCommand::class]);
+        }
+    }
+
+    private function extendCache(CacheManager $cache): void
+    {
+        $app = $this->app;
+        $cache->extend('distlock', function ($unusedApp, array $config) use ($app, $cache) {
+            // Laravel binds this closure to the CacheManager: no \$this/self of the provider here.
+            $name = (string) ($config['name'] ?? DistLockServiceProvider::storeNameOf($app, $config));
+            $store = (new StoreFactory($app))->make($cache, $name, $config);
+            return $cache->repository($store, $config);
+        });
+    }
+
+    /** The name of the store whose config is $config (Laravel before 11 does not pass it). @internal */
+    public static function storeNameOf($app, array $config): string
+    {
+        foreach ((array) $app['config']['cache.stores'] as $name => $c) {
+            if ($c === $config) {
+                return (string) $name;
+            }
+        }
+        return 'distlock';
+    }
+}

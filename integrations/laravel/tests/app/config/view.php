@@ -1,0 +1,2 @@
+<?php
+return ['paths' => [], 'compiled' => dirname(__DIR__) . '/storage/framework/views'];

@@ -1,0 +1,60 @@
+<?php
+// Commands the integration tests run as separate processes.
+
+use App\Jobs\UniqueJob;
+use App\TraitUser;
+use Illuminate\Support\Facades\Artisan;
+use Illuminate\Support\Facades\Cache;
+use Illuminate\Support\Facades\Redis;
+
+/* Takes a lock and exits without releasing it; prints the owner, or NOT. */
+Artisan::command('dltest:hold {name} {seconds} {--owner=}', function ($name, $seconds) {
+    $lock = Cache::lock($name, (float) $seconds, $this->option('owner'));
+    $this->line($lock->get() ? $lock->owner() : 'NOT');
+});
+
+/* Releases a lock by owner from this process: restoreLock()->release(). */
+Artisan::command('dltest:release {name} {owner}', function ($name, $owner) {
+    $this->line(Cache::restoreLock($name, $owner)->release() ? 'released' : 'not-released');
+});
+
+/* n read-modify-writes of dltest:counter, each under Cache::lock()->block(). */
+Artisan::command('dltest:counter {n}', function ($n) {
+    for ($i = 0; $i < (int) $n; $i++) {
+        Cache::lock('dltest-counter', 10)->block(30, function () {
+            $v = (int) Redis::get('dltest:counter');
+            usleep(500);
+            Redis::set('dltest:counter', $v + 1);
+        });
+    }
+    $this->line('done');
+});
+
+/* n read-modify-writes of dltest:trait-counter under lockAccount(42). */
+Artisan::command('dltest:trait-counter {n}', function ($n) {
+    $svc = new TraitUser();
+    $failed = 0;
+    for ($i = 0; $i < (int) $n; $i++) {
+        $id = false;
+        while ($id === false) { // lockAccount waits 2 s at most
+            $id = $svc->lockAccount(42);
+            $failed += $id === false ? 1 : 0;
+        }
+        $v = (int) Redis::get('dltest:trait-counter');
+        usleep(500);
+        Redis::set('dltest:trait-counter', $v + 1);
+        if (!$svc->unLockAccount(42, $id)) {
+            $this->error('unlock failed');
+            return 1;
+        }
+    }
+    $this->line("done $failed");
+});
+
+/* Dispatches the unique job $times times. */
+Artisan::command('dltest:unique {times}', function ($times) {
+    for ($i = 0; $i < (int) $times; $i++) {
+        UniqueJob::dispatch();
+    }
+    $this->line('dispatched');
+});

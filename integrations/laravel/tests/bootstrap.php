@@ -1,0 +1,12 @@
+<?php
+// PHPUnit bootstrap: the scratch app's autoloader (Composer; on Debian's
+// Laravel it also loads Debian's autoloaders), the Testbench stand-in, and
+// QueueTestCase when Laravel's own tests need it.
+$app = getenv('DISTLOCK_TEST_APP') ?: exit("DISTLOCK_TEST_APP is not set\n");
+require $app . '/vendor/autoload.php';
+require_once __DIR__ . '/testbench/TestCase.php';
+require_once __DIR__ . '/Feature/AppTestCase.php';
+$laravelTests = getenv('DISTLOCK_LARAVEL_TESTS');
+if ($laravelTests && is_file("$laravelTests/Integration/Queue/QueueTestCase.php")) {
+    require_once "$laravelTests/Integration/Queue/QueueTestCase.php";
+}
