@@ -36,7 +36,11 @@ namespace {
          *   watchdog (bool: renew held leases every ttl/3 in a background thread),
          *   max_hold (seconds, default 300: the watchdog's ceiling), on_lost ('ignore' |
          *   'throw': LockLostException at the next VM interrupt), fencing (bool),
-         *   fair (bool: FIFO hand-over), persistent (bool | pool id string).
+         *   fair (bool: FIFO hand-over), persistent (bool | pool id string),
+         *   defer_release (bool, default true, INI distlock.defer_release: the implicit
+         *   releases, by destruction and at the end of synchronized(), are written without
+         *   waiting for their reply, which is read before this instance's next command;
+         *   false: every release is confirmed before the next line runs).
          *   Defaults of the first seven come from the distlock.* INI settings.
          * @throws \ValueError for a malformed URI, an unknown option or a value out of range
          * @throws \TypeError for an option of the wrong type
@@ -76,7 +80,9 @@ namespace {
 
         /**
          * lock(), then $callback($lock), then release in all cases (also when the
-         * callback throws, which is rethrown).
+         * callback throws, which is rethrown). The release is written without waiting for
+         * its reply (option defer_release), which is read before this instance's next
+         * command; a failure then is counted in stats()['connection_errors'], never thrown.
          *
          * @return mixed the callback's return value
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lock()
@@ -179,7 +185,11 @@ namespace {
 namespace DistLock {
     /**
      * A handle on a held lease. Created by DistLock only. Released when destroyed,
-     * and at request end, but only in the process that acquired it.
+     * and at request end, but only in the process that acquired it. The release at
+     * destruction is written without waiting for its reply (option defer_release): the
+     * reply is read before the DistLock's next command, before its connection goes back
+     * to a persistent pool, and at request end; a release whose connection failed first
+     * is sent again on a fresh connection. release() is always confirmed.
      *
      * @strict-properties
      * @not-serializable
