@@ -4,8 +4,11 @@ declare(strict_types=1);
 namespace Bench;
 
 /**
- * distlock: DistLock::lock() (waits with the extension's own policy) or
- * DistLock::tryLock() (one attempt, no waiting); Lock::release().
+ * distlock, by mode:
+ *   'lock'    DistLock::lock() (waits with the extension's own policy), Lock::release()
+ *   'try'     DistLock::tryLock() (one attempt, no waiting), Lock::release()
+ *   'scoped'  DistLock::tryLock(), released by the Lock's destruction (deferred reply)
+ *   'sync'    DistLock::synchronized() around the body (deferred release at its end)
  * Options such as ['fair' => true] are passed through; a build that does
  * not know them refuses them with a ValueError "unknown option", reported
  * as NotSupported.
@@ -15,7 +18,7 @@ final class DistLockAdapter implements Adapter
     private \DistLock $dl;
 
     public function __construct(private string $uri, private array $options = [], private string $id = 'distlock',
-                                private bool $try = false)
+                                private string $mode = 'lock')
     {
         $this->dl = self::make($uri, $options);
     }
@@ -37,7 +40,10 @@ final class DistLockAdapter implements Adapter
 
     public function waits(): string
     {
-        return $this->try ? 'no wait (one attempt)' : 'DistLock::lock($name, $ttl, $wait), default retry policy';
+        return match ($this->mode) {
+            'try', 'scoped' => 'no wait (one attempt)',
+            default => 'DistLock::lock($name, $ttl, $wait), default retry policy',
+        };
     }
 
     public function hasWaitLimit(): bool { return true; }
@@ -49,7 +55,25 @@ final class DistLockAdapter implements Adapter
 
     public function run(string $name, float $ttl, float $wait, ?callable $body): bool
     {
-        if ($this->try) {
+        if ($this->mode === 'sync') {
+            try {
+                $this->dl->synchronized($name, $body ?? static fn () => null, $ttl, $wait);
+                return true;
+            } catch (\DistLock\LockTimeoutException) {
+                return false;
+            }
+        }
+        if ($this->mode === 'scoped') {
+            $lock = $this->dl->tryLock($name, $ttl);
+            if ($lock === null) {
+                return false;
+            }
+            if ($body !== null) {
+                $body();
+            }
+            return true;   // $lock goes out of scope here: the scoped release
+        }
+        if ($this->mode === 'try') {
             $lock = $this->dl->tryLock($name, $ttl);
             if ($lock === null) {
                 return false;

@@ -80,8 +80,7 @@ static dl_status_t block_on(const dl_transport_t *t, const char *key, size_t key
     argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
     cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
     *popped = 0;
-    dl_pending_settle(t);
-    st = t->call(t->impl, 1, &cmd, &r, block_us, err);
+    st = dl_pending_call(t, 1, &cmd, &r, block_us, err);
     if (st == DL_OK) {
         if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
             *popped = 1;

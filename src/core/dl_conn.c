@@ -351,12 +351,26 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
     return st;
 }
 
+/* Input waiting: bytes hiredis has buffered, or a readable socket (data or EOF). */
+static int conn_has_input(void *impl)
+{
+    dl_conn_t *c = impl;
+    struct pollfd p;
+    if (!c->ctx || c->pid != dl_proc_pid()) return 0;
+    if (c->ctx->reader->len > c->ctx->reader->pos) return 1;
+    p.fd = c->ctx->fd;
+    p.events = POLLIN;
+    p.revents = 0;
+    return poll(&p, 1, 0) != 0;
+}
+
 dl_transport_t dl_conn_transport(dl_conn_t *c)
 {
     dl_transport_t t;
     t.call = conn_call;
     t.send = conn_send;
     t.recv = conn_recv;
+    t.has_input = conn_has_input;
     t.pending = &c->pending;
     t.impl = c;
     t.endpoint = c->endpoint;

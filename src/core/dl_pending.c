@@ -48,6 +48,36 @@ void dl_pending_settle(const dl_transport_t *t)
     hand_out(entries, n, nread, t, DL_PENDING_LOST);
 }
 
+dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            int64_t extra_timeout_us, dl_error_t *err)
+{
+    dl_pending_entry_t *entries;
+    size_t owed, nread = 0, i;
+    dl_status_t st;
+
+    if (t->pending && t->pending->n > 0 && t->pending->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);
+    if (!t->pending || t->pending->n == 0 || extra_timeout_us > 0 || !t->has_input || t->has_input(t->impl)) {
+        dl_pending_settle(t);
+        return t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
+    }
+    for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
+    st = t->send(t->impl, n, cmds, err);
+    detach(t->pending, &entries, &owed);
+    if (st == DL_OK) {
+        dl_error_t ignored;
+        while (nread < owed && t->recv(t->impl, &entries[nread].reply, &ignored) == DL_OK) nread++;
+        if (nread < owed) {
+            st = dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection failed while reading earlier replies",
+                              t->endpoint ? t->endpoint : "?");
+        }
+        for (i = 0; st == DL_OK && i < n; i++) st = t->recv(t->impl, &replies[i], err);
+    }
+    /* Every reply is read (or the connection is gone): now the owners may act,
+     * and send (a LOST release goes out again before the caller retries). */
+    hand_out(entries, owed, nread, t, DL_PENDING_LOST);
+    return st;
+}
+
 dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg,
                             dl_error_t *err)
 {

@@ -4,9 +4,10 @@
  * of synchronized()), read later.
  *
  * Rules (issue 11; RELIABILITY.md item 4):
- *   - a deferred reply is read before the next command goes out on that
- *     connection (dl_pending_settle, called by every core call), so it never
- *     becomes the answer to another command;
+ *   - a deferred reply is read before the reply of any later command on that
+ *     connection (dl_pending_call writes the next command behind the owed ones
+ *     and reads them all in order: one round trip), so it never becomes the
+ *     answer to another command, and the server runs them in the order written;
  *   - every deferred command gets exactly one outcome: its reply; LOST, when
  *     the connection failed before the reply was read (the command may or may
  *     not have run: the owner re-sends it if it is idempotent); or ABANDONED,
@@ -63,6 +64,23 @@ dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pen
  * ABANDONED without a read. No-op when nothing is owed.
  */
 void dl_pending_settle(const dl_transport_t *t);
+
+/*
+ * A call on t that first takes the replies t still owes. While they are still
+ * in flight (nothing to read yet), the n commands are written behind them and
+ * the owed replies and the n replies are read in order: one round trip for
+ * both. When input is already waiting (the replies came, or the server closed
+ * the connection: a Redis idle timeout), the owed replies are settled first,
+ * without waiting, so that a dead connection is found and replaced before
+ * the n commands are written. The owed entries get their outcomes after every
+ * reply is read. With nothing owed (or another process's entries, abandoned
+ * first), or with extra_timeout_us > 0 (a blocking command), settle, then t->call.
+ * Returns as t->call: replies[] filled on DL_OK; on a failure the connection
+ * is dropped, the owed entries are LOST (their owners send them again first),
+ * and the n commands may or may not have run.
+ */
+dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            int64_t extra_timeout_us, dl_error_t *err);
 
 /* Number of replies owed. */
 size_t dl_pending_count(const dl_pending_t *p);

@@ -44,9 +44,8 @@ dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t 
 static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                                  dl_retry_t retry, int *retried, dl_error_t *err)
 {
-    dl_status_t st;
-    dl_pending_settle(t);  /* a deferred reply is read first: it never answers this call */
-    st = t->call(t->impl, n, cmds, replies, 0, err);
+    /* Replies still owed (deferred releases) are read first, in the same round trip. */
+    dl_status_t st = dl_pending_call(t, n, cmds, replies, 0, err);
     if (st != DL_OK && dl_status_is_transport_failure(st) &&
         (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
@@ -193,6 +192,11 @@ dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const 
     script_call_t sc;
     dl_cmd_t cmd;
     build(&sc, s, lease, lease->ttl_ms, 0);
+    /* By EVAL: a command written behind it runs after it on the server, so it
+     * must not fail with NOSCRIPT (empty cache after a failover or SCRIPT FLUSH)
+     * and leave the later command to run first. EVAL finds the cached script by
+     * its SHA1 all the same; the cost is the script's bytes on the wire. */
+    use_eval(&sc, s);
     cmd = as_cmd(&sc);
     return dl_pending_send(t, &cmd, fn, arg, err);   /* the arguments are copied as they are written */
 }

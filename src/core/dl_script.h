@@ -71,8 +71,8 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
                                   int *retried, dl_error_t *err);
 
 /*
- * Writes script s for lease by EVALSHA without waiting for its reply
- * (dl_pending_send: fn(arg, ...) gets the outcome, NOSCRIPT included).
+ * Writes script s for lease by EVAL (never NOSCRIPT: see dl_script.c) without
+ * waiting for its reply (dl_pending_send: fn(arg, ...) gets the outcome).
  * Errors as dl_pending_send's: then nothing is recorded and arg is the caller's.
  */
 dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,

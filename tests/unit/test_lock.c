@@ -109,6 +109,7 @@ struct fake {
     step_t owed[MAX_STEPS];
     size_t owed_head, owed_tail;
     int recv_fail_at;  /* the recv with this number (1-based) fails, dropping the connection; 0: never */
+    int input_ready;   /* has_input: 1 = the owed replies (or a close) are waiting to be read */
     int recvs;
     dl_pending_t pending;
     dl_transport_t t;
@@ -243,6 +244,12 @@ static dl_status_t fake_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
     return DL_OK;
 }
 
+static int fake_has_input(void *impl)
+{
+    fake_t *f = impl;
+    return f->owed_tail != f->owed_head && f->input_ready;
+}
+
 static dl_status_t fake_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
 {
     fake_t *f = impl;
@@ -269,6 +276,7 @@ static int setup(void **state)
     f->t.call = fake_call;
     f->t.send = fake_send;
     f->t.recv = fake_recv;
+    f->t.has_input = fake_has_input;
     f->t.pending = &f->pending;
     f->t.impl = f;
     f->t.endpoint = ENDPOINT;
@@ -416,6 +424,7 @@ static int is_script(const rec_cmd_t *c, const char *sha, const char *text)
 #define IS_CANCEL(c) is_script((c), DL_SCRIPT_CANCEL_SHA, DL_SCRIPT_CANCEL)
 #define IS_FAIR_RELEASE(c) is_script((c), DL_SCRIPT_FAIR_RELEASE_SHA, DL_SCRIPT_FAIR_RELEASE)
 #define IS_REFRESH(c) is_script((c), DL_SCRIPT_REFRESH_SHA, DL_SCRIPT_REFRESH)
+#define IS_STATUS(c) is_script((c), DL_SCRIPT_STATUS_SHA, DL_SCRIPT_STATUS)
 
 /* ---- expected shapes -------------------------------------------------- */
 
@@ -2299,26 +2308,31 @@ static void test_deferred_release_read_before_next_command(void **state)
     push_ok(f, RP_INT(1));                 /* the release's reply, owed */
     assert_int_equal(dl_lock_release_deferred(&f->t, l, log_done), DL_OK);
     dl_lease_free(l);                      /* the deferred release keeps its own copy */
-    /* Written (the release script, as the synchronous one), not read: nothing reported yet. */
+    /* Written (the release script by EVAL: a command behind it must not overtake
+     * it through a NOSCRIPT), not read: nothing reported yet. */
     assert_int_equal(f->ncalls, 1);
     assert_true(is_send(&f->calls[0]));
     assert_true(IS_RELEASE(&f->calls[0].cmd[0]));
-    expect_cmd(&f->calls[0].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), S("lock:d"),
+    expect_cmd(&f->calls[0].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), S("lock:d"),
                S("lock:d{lock:d}:wake"), S("lock:d{lock:d}:waiters"), S("tok-d"), S("2000"));
     assert_int_equal(done_log.n, 0);
     assert_int_equal(dl_pending_count(&f->pending), 1);
     assert_int_equal(f->recvs, 0);
 
-    /* The next command reads it first (fake_call fails on a call with a reply owed). */
+    /* The next command is written behind it (fake_call, which fails on a call
+     * with a reply owed, is not used) and both replies are read in order: one
+     * round trip. The release is reported once both are read. */
     l = mk_lease("lock:", "other", "tok-o", 1500);
     push_ok(f, RP_INT(700));
     assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
     assert_int_equal(pttl, 700);
-    assert_int_equal(f->recvs, 1);
+    assert_int_equal(f->ncalls, 2);
+    assert_true(is_send(&f->calls[1]));
+    assert_true(IS_STATUS(&f->calls[1].cmd[0]));
+    assert_int_equal(f->recvs, 2);
     assert_int_equal(done_log.n, 1);
     assert_int_equal(done_log.released[0], 1);
     assert_int_equal(done_log.st[0], DL_OK);
-    assert_int_equal(done_log.ncalls_then[0], 1);   /* reported before the status call went out */
     assert_int_equal(dl_pending_count(&f->pending), 0);
 
     /* Not ours any more (0): reported as such, once. */
@@ -2329,6 +2343,43 @@ static void test_deferred_release_read_before_next_command(void **state)
     assert_int_equal(done_log.n, 2);
     assert_int_equal(done_log.released[1], 0);
     assert_int_equal(done_log.st[1], DL_OK);
+    dl_lease_free(l);
+}
+
+/* Replies (or the server's close) already waiting: they are read first, without
+ * a wait, and the next command goes out after them on a connection known alive. */
+static void test_deferred_reply_waiting_is_read_first(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok-w", 1500);
+    dl_error_t err;
+    int64_t pttl;
+
+    memset(&done_log, 0, sizeof(done_log));
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    f->input_ready = 1;
+    push_ok(f, RP_INT(900));
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, 900);
+    assert_int_equal(done_log.n, 1);
+    assert_int_equal(done_log.ncalls_then[0], 1);   /* handed out before the status was written */
+    assert_false(is_send(&f->calls[1]));             /* an ordinary call */
+
+    /* A close waiting (the server's idle timeout): found before anything is written,
+     * the release goes out again, then the command, on the fresh connection. */
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred(&f->t, l, log_done);
+    f->recv_fail_at = f->recvs + 1;
+    push_ok(f, RP_INT(1));                 /* the release again */
+    push_ok(f, RP_INT(800));               /* the status, first time */
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, 800);
+    assert_int_equal(done_log.n, 2);
+    assert_int_equal(done_log.released[1], 1);
+    assert_int_equal(f->ncalls, 5);
+    expect_release(&f->calls[3].cmd[0], 1, l);
+    assert_true(IS_STATUS(&f->calls[4].cmd[0]));
     dl_lease_free(l);
 }
 
@@ -2349,15 +2400,15 @@ static void test_deferred_releases_in_a_row(void **state)
     assert_int_equal(f->ncalls, 2);
     assert_int_equal(f->recvs, 0);
     assert_int_equal(dl_pending_count(&f->pending), 2);
-    /* Both read, in order, before the next command. */
+    /* The next command is written behind both; the three replies are read in order. */
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, c, &released, &err), DL_OK);
     assert_int_equal(released, 1);
-    assert_int_equal(f->recvs, 2);
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->recvs, 3);
     assert_int_equal(done_log.n, 2);
     assert_int_equal(done_log.released[0], 1);
     assert_int_equal(done_log.released[1], 0);
-    assert_int_equal(done_log.ncalls_then[1], 2);
     dl_lease_free(a);
     dl_lease_free(b);
     dl_lease_free(c);
@@ -2423,20 +2474,25 @@ static void test_deferred_release_lost_is_sent_again(void **state)
     dl_lock_release_deferred(&f->t, l, log_done);
     dl_lock_release_deferred(&f->t, other, log_done);
     f->recv_fail_at = 1;                   /* reset before the first reply */
+    push_ok(f, RP_INT(5));                 /* the status, written behind them (never answered) */
     push_ok(f, RP_INT(1));                 /* the first, again, by EVAL: it had not run */
-    push_ok(f, RP_INT(0));                 /* the second, again: gone (the first attempt did it) */
-    push_ok(f, RP_INT(5));
+    push_ok(f, RP_INT(0));                 /* the second, again: gone */
+    push_ok(f, RP_INT(5));                 /* the status, retried on the fresh connection */
     assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, 5);
     assert_int_equal(f->recvs, 1);         /* no read after the failure */
     assert_int_equal(done_log.n, 2);
     assert_int_equal(done_log.released[0], 1);
     assert_int_equal(done_log.st[0], DL_OK);
     /* Lease "x" had no validity recorded (0): a key found gone is not claimed. */
     assert_int_equal(done_log.released[1], 0);
-    assert_int_equal(f->ncalls, 5);
-    expect_release(&f->calls[2].cmd[0], 1, l);
-    expect_release(&f->calls[3].cmd[0], 1, other);
-    assert_true(is_cmd(&f->calls[4].cmd[0], "EVALSHA"));   /* then the status */
+    assert_int_equal(f->ncalls, 6);
+    assert_true(is_send(&f->calls[2]) && IS_STATUS(&f->calls[2].cmd[0]));
+    /* The releases go out again before the status is retried. */
+    expect_release(&f->calls[3].cmd[0], 1, l);
+    expect_release(&f->calls[4].cmd[0], 1, other);
+    assert_false(is_send(&f->calls[5]));
+    assert_true(IS_STATUS(&f->calls[5].cmd[0]));
 
     /* Still valid when the first went out, found gone on the re-send: the first did it. */
     f->recv_fail_at = f->recvs + 1;
@@ -2790,6 +2846,7 @@ int main(void)
         T(test_refresh_noscript),
         T(test_status),
         T(test_deferred_release_read_before_next_command),
+        T(test_deferred_reply_waiting_is_read_first),
         T(test_deferred_releases_in_a_row),
         T(test_deferred_release_noscript_sends_eval),
         T(test_deferred_release_error_reply),
