@@ -15,6 +15,7 @@
 #      then this check says so in a note, and 1 and 2 are what is checked.
 set -uo pipefail
 source tests/lib/common.sh
+ensure_packages composer git php8.2-dev libhiredis-dev || { suite_fail "pie: apt-get install composer git php8.2-dev libhiredis-dev"; suite_end; }
 composer_env
 root=$PWD
 scratch="$DISTLOCK_LOG_DIR/scratch"
