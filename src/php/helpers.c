@@ -12,6 +12,8 @@
  */
 #include "php_distlock_internal.h"
 
+#include <ctype.h>   /* PHP 8.3's header clean-up: Zend headers no longer promise libc headers */
+
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
 

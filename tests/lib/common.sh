@@ -83,29 +83,61 @@ ensure_packages() {
         >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
 }
 
-# apt_source PACKAGE VERSION: downloads and unpacks a Debian source package
-# through a private deb-src list (the system's apt configuration is not
-# touched) into $DISTLOCK_CACHE_DIR/src/PACKAGE-VERSION, once; prints that
-# directory. Suites served: bookworm, trixie, sid.
-apt_source() {
-    local pkg=$1 ver=$2 base="$DISTLOCK_CACHE_DIR/apt-src" dest
-    dest="$DISTLOCK_CACHE_DIR/src/$pkg-$ver"
-    if [ -f "$dest/.unpacked" ]; then echo "$dest"; return 0; fi
-    mkdir -p "$base/lists/partial" "$base/dl" "$DISTLOCK_CACHE_DIR/src"
-    local opts=(-o "Dir::Etc::SourceList=$base/sources.list" -o Dir::Etc::SourceParts=/dev/null
-                -o "Dir::State::Lists=$base/lists" -o "Dir::Cache=$base/cache" -o APT::Sandbox::User=root)
-    if [ ! -f "$base/sources.list" ]; then
+# The private deb-src setup shared by apt_source and apt_source_version: sets
+# APT_SRC_BASE and APT_SRC_OPTS (apt-get/apt-cache options that point at a
+# sources.list and lists of our own; the system's apt configuration is not
+# touched). Suites served: bookworm, trixie, sid.
+apt_src_setup() {
+    APT_SRC_BASE="$DISTLOCK_CACHE_DIR/apt-src"
+    mkdir -p "$APT_SRC_BASE/lists/partial" "$APT_SRC_BASE/dl" "$DISTLOCK_CACHE_DIR/src"
+    APT_SRC_OPTS=(-o "Dir::Etc::SourceList=$APT_SRC_BASE/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                  -o "Dir::State::Lists=$APT_SRC_BASE/lists" -o "Dir::Cache=$APT_SRC_BASE/cache" -o APT::Sandbox::User=root)
+    if [ ! -f "$APT_SRC_BASE/sources.list" ]; then
         local s
         for s in bookworm trixie sid; do
             echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
-        done >"$base/sources.list"
+        done >"$APT_SRC_BASE/sources.list"
     fi
+}
+
+# Fetches the source lists again when they are older than a day (a new
+# upload replaces the old version).
+apt_src_update() {
+    apt_src_setup
+    if [ -z "$(find "$APT_SRC_BASE/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -n1)" ]; then
+        apt-get "${APT_SRC_OPTS[@]}" update >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
+            || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
+    fi
+}
+
+# apt_source_version PACKAGE PREFIX: prints the highest version of source
+# PACKAGE in the lists whose upstream part (after any epoch) starts with
+# PREFIX, e.g. "apt_source_version redis 8.0." -> "5:8.0.6-3"; fails if none.
+apt_source_version() {
+    local pkg=$1 prefix=$2 v best=
+    apt_src_update || return 1
+    while read -r v; do
+        [[ "${v#*:}" == "$prefix"* ]] || continue
+        if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v; fi
+    done < <(apt-cache "${APT_SRC_OPTS[@]}" showsrc "$pkg" 2>/dev/null | sed -nE 's/^Version: //p')
+    [ -n "$best" ] || { note "no source package $pkg $prefix* in the lists" >&2; return 1; }
+    echo "$best"
+}
+
+# apt_source PACKAGE VERSION: downloads and unpacks a Debian source package
+# (its upstream tarball; the Debian tarball stays beside it in
+# $APT_SRC_BASE/dl) through the private deb-src list into
+# $DISTLOCK_CACHE_DIR/src/PACKAGE-VERSION, once; prints that directory.
+# VERSION may carry an epoch ("5:8.0.6-3"); file names do not.
+apt_source() {
+    local pkg=$1 ver=${2#*:} dest
+    dest="$DISTLOCK_CACHE_DIR/src/$pkg-$ver"
+    if [ -f "$dest/.unpacked" ]; then echo "$dest"; return 0; fi
+    apt_src_setup
+    local base=$APT_SRC_BASE
     if ! ls "$base/dl/${pkg}_${ver%%-*}"*.orig.tar.* >/dev/null 2>&1 || ! ls "$base/dl/${pkg}_${ver}.dsc" >/dev/null 2>&1; then
-        # Lists older than a day are fetched again (a new upload replaces the old version).
-        if [ -z "$(find "$base/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -n1)" ]; then
-            apt-get "${opts[@]}" update >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
-        fi
-        (cd "$base/dl" && apt-get "${opts[@]}" source --download-only "$pkg=$ver") >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
+        apt_src_update || return 1
+        (cd "$base/dl" && apt-get "${APT_SRC_OPTS[@]}" source --download-only "$pkg=$2") >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
             || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
     fi
     rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"

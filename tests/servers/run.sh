@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# tests/servers/run.sh — the phpt suite against another server than Debian's
+# redis-server: the newest Debian source package DISTLOCK_SERVER_PACKAGE
+# (valkey, redis) whose upstream version starts with DISTLOCK_SERVER_SERIES
+# ("9.", "8.0."), built here with Debian's patches and
+# `make BUILD_TLS=no MALLOC=libc` (server and cli only) into
+# $DISTLOCK_CACHE_DIR/servers/<package>-<version>, reused by later runs; a new
+# upload has another version and is built afresh. Two servers of it (one with
+# a unix socket, one with a password) take the place of the driver's, and
+# tests/phpt/run.sh runs as a sub-run labelled "phpt (<Server> <version>)".
+# A server that cannot be fetched or built fails the run (never skipped).
+set -uo pipefail
+source tests/lib/common.sh
+pkg=${DISTLOCK_SERVER_PACKAGE:?valkey or redis}
+series=${DISTLOCK_SERVER_SERIES:?e.g. 9. or 8.0.}
+trap stop_redis_all EXIT
+mapfile -t phpt_files < <(find tests/phpt -name '*.phpt' -type f)
+
+# A build that did not happen fails its check and every phpt test it kept from running.
+not_built() {
+    suite_fail "$pkg $series: $1"
+    note "phpt not run against it: ${#phpt_files[@]} tests counted as failed"
+    suite_count 0 "${#phpt_files[@]}"
+    suite_end
+}
+
+# build_server VERSION: sets BIN_DIR to a directory holding redis-server and
+# redis-cli of that source version (built now, or by an earlier run).
+build_server() {
+    local ver=$1 dir src build deb p t0
+    dir="$DISTLOCK_CACHE_DIR/servers/$pkg-${ver#*:}"
+    BIN_DIR="$dir/bin"
+    [ -f "$dir/.built" ] && { BUILT_HOW="cached build, $(cat "$dir/.built")"; return 0; }
+    mkdir -p "$DISTLOCK_CACHE_DIR/servers"
+    apt_src_setup
+    # Another run building the same version at the same time waits for it.
+    exec 9>"$dir.lock"
+    flock -w 1800 9 || { note "timed out waiting for $dir.lock"; return 1; }
+    [ -f "$dir/.built" ] && { BUILT_HOW="built by a concurrent run"; return 0; }
+    src=$(apt_source "$pkg" "$ver") || { note "apt_source $pkg $ver failed (log: $DISTLOCK_LOG_DIR/apt-source.log)"; return 1; }
+    deb=$(ls "$APT_SRC_BASE/dl/${pkg}_${ver#*:}".debian.tar.* 2>/dev/null | head -n1)
+    [ -n "$deb" ] || { note "no Debian tarball for $pkg $ver in $APT_SRC_BASE/dl"; return 1; }
+    build="$dir.build"
+    rm -rf "$build" "$dir" && cp -a "$src" "$build" && tar -xf "$deb" -C "$build" || return 1
+    # Debian's patch series (quilt layout; no quilt needed), as the package builds it.
+    while read -r p _; do
+        case "$p" in ''|'#'*) continue ;; esac
+        patch -d "$build" -p1 --batch --forward <"$build/debian/patches/$p" >>"$DISTLOCK_LOG_DIR/build.log" 2>&1 \
+            || { note "patch $p does not apply"; excerpt "$DISTLOCK_LOG_DIR/build.log" --tail; return 1; }
+    done <"$build/debian/patches/series"
+    t0=$SECONDS
+    note "building $pkg $ver: make -C src BUILD_TLS=no MALLOC=libc -j2 $pkg-server $pkg-cli (log: $DISTLOCK_LOG_DIR/build.log)"
+    if ! nice make -C "$build/src" BUILD_TLS=no MALLOC=libc -j2 "$pkg-server" "$pkg-cli" >>"$DISTLOCK_LOG_DIR/build.log" 2>&1; then
+        excerpt "$DISTLOCK_LOG_DIR/build.log" --tail
+        return 1
+    fi
+    mkdir -p "$dir.tmp/bin" && cp "$build/src/$pkg-server" "$build/src/$pkg-cli" "$dir.tmp/bin/" || return 1
+    # The phpt helpers start extra servers as "redis-server" beside REDIS_CLI.
+    [ "$pkg" = redis ] || { ln -s "$pkg-server" "$dir.tmp/bin/redis-server"; ln -s "$pkg-cli" "$dir.tmp/bin/redis-cli"; }
+    echo "built $(date -u +%FT%TZ) in $((SECONDS - t0)) s" >"$dir.tmp/.built"
+    cp "$DISTLOCK_LOG_DIR/build.log" "$dir.tmp/build.log"
+    mv "$dir.tmp" "$dir" && rm -rf "$build"
+    BUILT_HOW=$(cat "$dir/.built")
+}
+
+section "$pkg $series* from Debian's source packages"
+ver=$(apt_source_version "$pkg" "$series") || not_built "no source version found (log: $DISTLOCK_LOG_DIR/apt-source.log)"
+build_server "$ver" || not_built "$ver: fetch or build failed (logs: $DISTLOCK_LOG_DIR/)"
+export REDIS_SERVER="$BIN_DIR/redis-server" REDIS_CLI="$BIN_DIR/redis-cli"
+# "Valkey server v=9.1.2 sha=..." / "Redis server v=8.0.6 sha=..."
+name_ver=$("$REDIS_SERVER" --version 2>&1 | sed -nE 's/^([A-Za-z]+) server v=([0-9.]+).*/\1 \2/p')
+upstream=${ver#*:}; upstream=${upstream%-*}; upstream=${upstream%%+*}
+if [ "${name_ver##* }" = "$upstream" ] && [ "$("$REDIS_CLI" --version 2>&1 | awk '{print $2}')" = "$upstream" ]; then
+    suite_pass "$name_ver: server and cli from Debian source $pkg $ver ($BUILT_HOW)"
+else
+    not_built "$BIN_DIR: server says '$("$REDIS_SERVER" --version 2>&1 | head -n1)', source is $ver"
+fi
+
+password='s3cr3t-p@ss' password_enc='s3cr3t-p%40ss'
+sock="$DISTLOCK_LOG_DIR/redis.sock"
+if start_redis main "" --unixsocket "$sock" --unixsocketperm 777 && port1=$STARTED_PORT &&
+   start_redis auth "$password" --requirepass "$password" && port2=$STARTED_PORT; then
+    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$port1" DISTLOCK_TEST_REDIS_PORT="$port1" DISTLOCK_TEST_REDIS_SOCK="$sock"
+    export DISTLOCK_TEST_REDIS_AUTH="redis://:$password_enc@127.0.0.1:$port2" DISTLOCK_TEST_REDIS_AUTH_PORT="$port2"
+    export DISTLOCK_TEST_REDIS_PASSWORD="$password"
+else
+    not_built "$name_ver: the test servers did not start"
+fi
+
+# The phpt suite as a sub-run: its closing line becomes a note, its totals ours.
+sub="$DISTLOCK_LOG_DIR/phpt"
+mkdir -p "$sub"
+DISTLOCK_LOG_DIR="$sub" DISTLOCK_PHPT_LABEL="phpt ($name_ver)" bash tests/phpt/run.sh >"$sub/output.txt" 2>&1 3>&- 4>&-
+totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$sub/output.txt" | tail -n 1)
+sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/  (phpt ('"$name_ver"'): \1)/' "$sub/output.txt"
+if [ -n "$totals" ]; then
+    read -r p _ f _ s _ <<<"${totals//,/}"
+    suite_count "$p" "$f" "${s:-0}"
+else
+    suite_fail "phpt ($name_ver): the sub-run ended without its closing line (log: $sub/output.txt)"
+fi
+stop_redis_all
+suite_end
