@@ -4,6 +4,10 @@ synchronized(): passes the Lock, returns the callback's value, releases always, 
 distlock
 --SKIPIF--
 <?php require __DIR__ . '/inc/skipif.inc'; ?>
+--INI--
+; These checks look from another connection right after an implicit release:
+; confirmed releases (the deferred ones are tested, deterministically, by 041-043).
+distlock.defer_release=0
 --FILE--
 <?php
 require __DIR__ . '/inc/redis.inc';

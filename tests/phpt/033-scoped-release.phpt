@@ -4,6 +4,10 @@ Scoped release: a Lock releases when its last reference goes; a Lock outlives it
 distlock
 --SKIPIF--
 <?php require __DIR__ . '/inc/skipif.inc'; ?>
+--INI--
+; These checks look from another connection right after an implicit release:
+; confirmed releases (the deferred ones are tested, deterministically, by 041-043).
+distlock.defer_release=0
 --FILE--
 <?php
 require __DIR__ . '/inc/redis.inc';

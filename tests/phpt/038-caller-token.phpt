@@ -7,6 +7,10 @@ distlock
 require __DIR__ . '/inc/skipif.inc';
 if (!function_exists('pcntl_fork')) die('skip pcntl not available');
 ?>
+--INI--
+; These checks look from another connection right after an implicit release:
+; confirmed releases (the deferred ones are tested, deterministically, by 041-043).
+distlock.defer_release=0
 --FILE--
 <?php
 require __DIR__ . '/inc/redis.inc';

@@ -8,6 +8,9 @@ require __DIR__ . '/inc/skipif.inc';
 if (!function_exists('pcntl_fork')) die('skip pcntl not available');
 ?>
 --INI--
+; These checks look from another connection right after an implicit release:
+; confirmed releases (the deferred ones are tested, deterministically, by 041-043).
+distlock.defer_release=0
 max_execution_time=0
 --FILE--
 <?php
