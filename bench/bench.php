@@ -26,15 +26,24 @@ set_error_handler(function (int $no, string $str, string $file, int $line): bool
 
 // ---- options -------------------------------------------------------------
 
-$opt = getopt('', ['redis:', 'quick', 'rounds:', 'cycles:', 'workers:', 'sections:', 'hold-us:',
+$opt = getopt('', ['redis:', 'quick', 'rounds:', 'cycles:', 'workers:', 'sections:', 'hold-us:', 'latency-us:',
     'contended-rounds:', 'handovers:', 'only:', 'help']);
 if (isset($opt['help']) || !isset($opt['redis'])) {
     fwrite(STDERR, "usage: bench.php --redis=HOST:PORT [--quick] [--rounds=N] [--cycles=N] [--workers=P] [--sections=M]\n"
-        . "       [--hold-us=H] [--contended-rounds=N] [--handovers=N] [--only=uncontended,persistent,contended,handover,wait]\n");
+        . "       [--hold-us=H] [--contended-rounds=N] [--handovers=N] [--only=uncontended,persistent,contended,handover,wait]\n"
+        . "       [--latency-us=N]  (through a proxy adding N µs each way: a Redis ~2N µs of round trip away)\n");
     exit(isset($opt['help']) ? 0 : 2);
 }
 [$HOST, $PORT] = explode(':', (string) $opt['redis']) + [1 => '6379'];
 $PORT = (int) $PORT;
+$STATS_PORT = $PORT;   // server statistics are read directly, never through the delay proxy
+// --latency-us=N: every implementation talks to Redis through a proxy that
+// delays each direction by N µs (a Redis about 2N µs of round trip away).
+if (isset($opt['latency-us'])) {
+    require __DIR__ . '/lib/DelayProxy.php';
+    $PROXY = new DelayProxy($HOST, $PORT, (int) $opt['latency-us']);
+    [$HOST, $PORT] = ['127.0.0.1', $PROXY->port];
+}
 $URI = "redis://$HOST:$PORT";
 $QUICK = isset($opt['quick']);
 
@@ -110,7 +119,7 @@ function label(string $id): string
     return $IMPLS[$id][0];
 }
 
-$stats = new ServerStats($HOST, $PORT);
+$stats = new ServerStats($HOST, $STATS_PORT);
 $out = [];   // markdown chunks
 $R = [];     // results for the targets section
 
@@ -130,7 +139,8 @@ $out[] = "# distlock benchmark results\n\n"
     . "Every number comes from this run; rerun `bench/run` to reproduce.\n\n"
     . "- machine: " . $sh('nproc') . " CPUs (" . trim($cpu) . "), load average before the run: $load\n"
     . "- PHP: $phpv\n"
-    . "- Redis: $redisv (one throwaway server on 127.0.0.1:$PORT, `--save '' --appendonly no`, loopback TCP)\n"
+    . "- Redis: $redisv (one throwaway server on 127.0.0.1:$STATS_PORT, `--save '' --appendonly no`, loopback TCP"
+    . (isset($PROXY) ? "; reached through a proxy that delays each direction by {$opt['latency-us']} µs" : '') . ")\n"
     . "- phpredis " . phpversion('redis') . ", distlock " . phpversion('distlock') . "; peers: " . rtrim($peers, ', ') . "\n"
     . "- parameters: " . json_encode($CFG) . "\n";
 
