@@ -60,10 +60,16 @@ static int no_passphrase(char *buf, int size, int rwflag, void *userdata)
     return 0;
 }
 
+/* OpenSSL's reason for the failure being reported: the last error, unless
+ * that is the generic "PEM lib", which the first one explains ("no start line"). */
 static const char *last_reason(void)
 {
     unsigned long e = ERR_peek_last_error();
     const char *r = e ? ERR_reason_error_string(e) : NULL;
+    if (r && strcmp(r, "PEM lib") == 0) {
+        const char *first = ERR_reason_error_string(ERR_peek_error());
+        if (first) r = first;
+    }
     return r ? r : "unknown OpenSSL error";
 }
 
@@ -79,12 +85,16 @@ static void file_error(dl_error_t *err, const char *endpoint, const char *option
 static int check_readable(const char *path, int dir, const char **why)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || access(path, dir ? (R_OK | X_OK) : R_OK) != 0) {
+    if (stat(path, &st) != 0) {
         *why = strerror(errno);
         return -1;
     }
     if (dir ? !S_ISDIR(st.st_mode) : S_ISDIR(st.st_mode)) {
         *why = dir ? "not a directory" : "is a directory";
+        return -1;
+    }
+    if (access(path, dir ? (R_OK | X_OK) : R_OK) != 0) {
+        *why = strerror(errno);
         return -1;
     }
     return 0;
