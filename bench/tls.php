@@ -15,6 +15,8 @@
  */
 require __DIR__ . '/lib/util.php';
 
+use function Bench\{fmt, median, pct, table};
+
 [$plainPort, $tlsPort, $ca] = [(int)($argv[1] ?? 0), (int)($argv[2] ?? 0), $argv[3] ?? ''];
 $rounds = (int)($argv[4] ?? 2000);
 if (!$plainPort || !$tlsPort || !is_readable($ca)) {
@@ -44,7 +46,7 @@ for ($i = 0; $i < $rounds; $i++) {
 }
 $rows = [];
 foreach ($t as $label => $xs) {
-    $rows[] = [$label, fmt(median($xs)), fmt(pct($xs, 99)), fmt(1e6 / median($xs), 0)];
+    $rows[] = [$label, fmt(median($xs)), fmt(pct($xs, 99)), number_format(1e6 / median($xs), 0, ".", "")];
 }
 echo "distlock ", phpversion('distlock'), ", ", $rounds, " rounds per row, one uncontended tryLock()+release() per cycle, loopback\n\n";
 echo table(['cycle', 'median µs', 'p99 µs', 'cycles/s (1/median)'], $rows), "\n";
