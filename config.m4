@@ -1,6 +1,7 @@
 dnl config.m4 for the distlock extension: finds hiredis (pkg-config
-dnl "hiredis >= 0.14", or --with-hiredis=DIR) and builds the core (src/core,
-dnl pure C) and the Zend glue (src/php).
+dnl "hiredis >= 0.14", or --with-hiredis=DIR), and hiredis_ssl for TLS where
+dnl hiredis >= 1.0 has it, and builds the core (src/core, pure C) and the Zend
+dnl glue (src/php).
 
 PHP_ARG_ENABLE([distlock],
   [whether to enable distlock support],
@@ -14,10 +15,20 @@ PHP_ARG_WITH([hiredis],
   [no])
 
 if test "$PHP_DISTLOCK" != "no"; then
+  dnl hiredis itself. TLS (rediss://) needs hiredis >= 1.0 built with SSL
+  dnl (libhiredis_ssl) and OpenSSL >= 1.1 headers: compiled in only when all
+  dnl are found (DL_HAVE_TLS), refused with a clear message otherwise.
+  DISTLOCK_TLS=no
   if test "$PHP_HIREDIS" = "autodetect" || test "$PHP_HIREDIS" = "yes"; then
     PKG_CHECK_MODULES([HIREDIS], [hiredis >= 0.14])
     PHP_EVAL_INCLINE($HIREDIS_CFLAGS)
     PHP_EVAL_LIBLINE($HIREDIS_LIBS, DISTLOCK_SHARED_LIBADD)
+    DISTLOCK_HIREDIS_VERSION=`$PKG_CONFIG --modversion hiredis`
+    PKG_CHECK_MODULES([HIREDIS_SSL], [hiredis_ssl >= 1.0 openssl >= 1.1.0], [DISTLOCK_TLS=yes], [DISTLOCK_TLS=no])
+    if test "$DISTLOCK_TLS" = "yes"; then
+      PHP_EVAL_INCLINE($HIREDIS_SSL_CFLAGS)
+      PHP_EVAL_LIBLINE($HIREDIS_SSL_LIBS, DISTLOCK_SHARED_LIBADD)
+    fi
   else
     AC_MSG_CHECKING([for hiredis in $PHP_HIREDIS])
     if test -r "$PHP_HIREDIS/include/hiredis/hiredis.h"; then
@@ -33,6 +44,49 @@ if test "$PHP_DISTLOCK" != "no"; then
       ],
       [AC_MSG_ERROR([libhiredis not found in $PHP_HIREDIS/$PHP_LIBDIR])],
       [-L$PHP_HIREDIS/$PHP_LIBDIR])
+    DISTLOCK_HIREDIS_VERSION=`sed -n 's/^#define HIREDIS_\(MAJOR\|MINOR\|PATCH\) \([[0-9]]*\).*/\2/p' "$PHP_HIREDIS/include/hiredis/hiredis.h" | tr '\n' . | sed 's/\.$//'`
+    if test -r "$PHP_HIREDIS/include/hiredis/hiredis_ssl.h"; then
+      dnl OpenSSL: from pkg-config when it knows it, else the default paths.
+      if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists 'openssl >= 1.1.0'; then
+        DISTLOCK_SSL_CFLAGS=`$PKG_CONFIG --cflags openssl`
+        DISTLOCK_SSL_LIBS=`$PKG_CONFIG --libs openssl`
+      else
+        DISTLOCK_SSL_CFLAGS=
+        DISTLOCK_SSL_LIBS="-lssl -lcrypto"
+      fi
+      dnl Linked in this order (hiredis_ssl needs hiredis): PHP_CHECK_LIBRARY
+      dnl would put hiredis first, which --as-needed linkers then drop.
+      distlock_old_LIBS=$LIBS
+      distlock_old_CFLAGS=$CFLAGS
+      LIBS="-L$PHP_HIREDIS/$PHP_LIBDIR -lhiredis_ssl -lhiredis $DISTLOCK_SSL_LIBS $LIBS"
+      CFLAGS="-I$PHP_HIREDIS/include $DISTLOCK_SSL_CFLAGS $CFLAGS"
+      AC_MSG_CHECKING([for redisInitiateSSL in -lhiredis_ssl (with OpenSSL headers)])
+      AC_LINK_IFELSE([AC_LANG_PROGRAM([[
+#include <openssl/ssl.h>
+#include <hiredis/hiredis.h>
+#include <hiredis/hiredis_ssl.h>
+]], [[return redisInitiateSSL((redisContext *)0, (SSL *)0);]])], [DISTLOCK_TLS=yes], [DISTLOCK_TLS=no])
+      AC_MSG_RESULT([$DISTLOCK_TLS])
+      LIBS=$distlock_old_LIBS
+      CFLAGS=$distlock_old_CFLAGS
+      if test "$DISTLOCK_TLS" = "yes"; then
+        PHP_ADD_LIBRARY_WITH_PATH(hiredis_ssl, $PHP_HIREDIS/$PHP_LIBDIR, DISTLOCK_SHARED_LIBADD)
+        PHP_EVAL_INCLINE($DISTLOCK_SSL_CFLAGS)
+        PHP_EVAL_LIBLINE($DISTLOCK_SSL_LIBS, DISTLOCK_SHARED_LIBADD)
+      fi
+    fi
+  fi
+  AC_MSG_CHECKING([for the hiredis version])
+  AC_MSG_RESULT([$DISTLOCK_HIREDIS_VERSION])
+  case "$DISTLOCK_HIREDIS_VERSION" in
+    0.*) DISTLOCK_TLS=no ;;
+  esac
+  AC_MSG_CHECKING([whether distlock speaks TLS (rediss://: hiredis >= 1.0 with hiredis_ssl, OpenSSL >= 1.1)])
+  AC_MSG_RESULT([$DISTLOCK_TLS])
+  if test "$DISTLOCK_TLS" = "yes"; then
+    DISTLOCK_TLS_CFLAGS="-DDL_HAVE_TLS=1"
+  else
+    DISTLOCK_TLS_CFLAGS=
   fi
 
   dnl The watchdog is a pthread (in libc on glibc >= 2.34; named for older systems).
@@ -41,12 +95,12 @@ if test "$PHP_DISTLOCK" != "no"; then
   AC_DEFINE(HAVE_DISTLOCK, 1, [Whether distlock is enabled])
 
   DISTLOCK_CORE="src/core/dl_err.c src/core/dl_clock.c src/core/dl_token.c src/core/dl_uri.c \
-    src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_script.c src/core/dl_pending.c src/core/dl_lock.c src/core/dl_acquire.c \
+    src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_tls.c src/core/dl_script.c src/core/dl_pending.c src/core/dl_lock.c src/core/dl_acquire.c \
     src/core/dl_renew.c src/core/dl_watchdog.c src/core/dl_pool.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/lock.c src/php/helpers.c \
     src/php/config.c src/php/errors.c src/php/lostwatch.c"
 
-  PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE])
+  PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE $DISTLOCK_TLS_CFLAGS])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/php])
   PHP_ADD_EXTENSION_DEP(distlock, spl)

@@ -12,6 +12,15 @@
 
 #include <hiredis/hiredis.h>
 
+#include "dl_clock.h"
+
+/* TLS: hiredis >= 1.0 built with SSL (config.m4 defines DL_HAVE_TLS when it
+ * finds hiredis_ssl). hiredis 0.14 has no TLS: rediss:// is refused. */
+#ifdef DL_HAVE_TLS
+# include <hiredis/hiredis_ssl.h>
+# include "dl_tls.h"
+#endif
+
 #define DL_STR2(x) #x
 #define DL_STR(x) DL_STR2(x)
 
@@ -21,6 +30,9 @@ struct dl_conn {
     pid_t pid;             /* the process that opened ctx */
     unsigned long calls;   /* calls completed on ctx (0: fresh) */
     dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
+#ifdef DL_HAVE_TLS
+    dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
+#endif
     char endpoint[128];
 };
 
@@ -35,12 +47,14 @@ static struct timeval us_to_tv(int64_t us)
 dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err)
 {
     dl_conn_t *c;
+#ifndef DL_HAVE_TLS
     if (cfg->tls) {
         dl_server_config_free(cfg);
         dl_error_set(err, DL_ERR_NOTLS, "TLS (rediss://) is not supported by this build (hiredis %s has no TLS)",
                      dl_conn_hiredis_version());
         return NULL;
     }
+#endif
     c = calloc(1, sizeof(*c));
     if (!c) {
         dl_server_config_free(cfg);
@@ -76,6 +90,9 @@ void dl_conn_free(dl_conn_t *c)
     if (!c) return;
     dl_pending_discard(&c->pending);  /* the owner settles first; this only frees */
     dl_conn_close(c);
+#ifdef DL_HAVE_TLS
+    dl_tls_free(c->tls);
+#endif
     dl_server_config_free(&c->cfg);
     free(c);
 }
@@ -110,7 +127,13 @@ const char *dl_conn_hiredis_version(void)
     return DL_STR(HIREDIS_MAJOR) "." DL_STR(HIREDIS_MINOR) "." DL_STR(HIREDIS_PATCH);
 }
 
+#ifdef DL_HAVE_TLS
+int dl_conn_has_tls(void) { return 1; }
+const char *dl_conn_tls_library(void) { return dl_tls_library_version(); }
+#else
 int dl_conn_has_tls(void) { return 0; }
+const char *dl_conn_tls_library(void) { return NULL; }
+#endif
 
 /* Classifies a failed hiredis context: a read/write timeout surfaces as
  * REDIS_ERR_IO with EAGAIN (SO_RCVTIMEO/SO_SNDTIMEO). */
@@ -118,7 +141,26 @@ static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, d
 {
     dl_status_t code;
     const char *what = c->ctx ? c->ctx->errstr : "unknown error";
-    if (c->ctx && c->ctx->err == REDIS_ERR_IO && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
+    const char *hint = "";
+#ifdef DL_HAVE_TLS
+    /* hiredis says "Success" or nothing useful when OpenSSL failed (e.g. the
+     * server's alert "certificate required" after the handshake): its reason. */
+    if (c->cfg.tls) {
+        const char *r = dl_tls_last_reason();
+        if (r) what = r;
+        if (r && strstr(r, "certificate required")) hint = " (the server wants a client certificate: options tls_cert and tls_key)";
+    }
+#endif
+    /* A TLS server closes a plain connection at its first bytes. */
+    if (!c->cfg.tls && !c->cfg.unix_path && c->calls == 0 && c->ctx &&
+        (c->ctx->err == REDIS_ERR_EOF || saved_errno == ECONNRESET || c->ctx->err == REDIS_ERR_PROTOCOL)) {
+        hint = " (if this port expects TLS, use rediss://)";
+    }
+    if (c->ctx && (c->ctx->err == REDIS_ERR_IO
+#ifdef REDIS_ERR_TIMEOUT
+                   || c->ctx->err == REDIS_ERR_TIMEOUT
+#endif
+                   ) && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
         dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
                      c->endpoint, c->cfg.timeout_us / 1e6, during);
         dl_conn_close(c);
@@ -131,7 +173,7 @@ static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, d
     } else {
         code = DL_ERR_IO;
     }
-    dl_error_set(err, code, "Redis at %s: connection error %s: %s; the connection was dropped", c->endpoint, during, what);
+    dl_error_set(err, code, "Redis at %s: connection error %s: %s%s; the connection was dropped", c->endpoint, during, what, hint);
     dl_conn_close(c);
     return code;
 }
@@ -174,10 +216,54 @@ static dl_status_t convert_reply(const redisReply *r, dl_reply_t *out)
     return DL_ERR_PROTOCOL;
 }
 
-/* Opens the context and runs AUTH and SELECT (pipelined: one round trip). */
+#ifdef DL_HAVE_TLS
+/* Runs the TLS handshake on the freshly connected context, within what is
+ * left of the connect timeout (deadline_ns). On failure the context is closed
+ * and err says what failed: a file option, the certificate check, the name
+ * check, or the handshake itself (a plain server on this port, a timeout). */
+static dl_status_t tls_start(dl_conn_t *c, int64_t deadline_ns, dl_error_t *err)
+{
+    dl_error_t e;
+    void *ssl;
+    char why[200];
+    int saved_errno, cert_failed;
+
+    dl_error_clear(&e);
+    if (!c->tls && !(c->tls = dl_tls_new(&c->cfg, c->endpoint, &e))) goto fail;
+    if (!(ssl = dl_tls_ssl_new(c->tls, c->ctx->fd, deadline_ns, &e))) goto fail;
+    errno = 0;
+    if (redisInitiateSSL(c->ctx, ssl) == REDIS_OK) {
+        dl_tls_handshake_done(ssl);   /* hiredis owns ssl now */
+        return DL_OK;
+    }
+    saved_errno = errno;
+    cert_failed = dl_tls_explain(ssl, c->ctx->errstr, why, sizeof(why));
+    dl_tls_ssl_free(ssl);
+    if (!cert_failed && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || dl_clock_now_ns() >= deadline_ns)) {
+        dl_error_set(&e, DL_ERR_CONNECT, "TLS handshake with Redis at %s did not complete within the %.3f s connect timeout"
+                     " (does the server speak TLS on this port?)", c->endpoint, c->cfg.connect_timeout_us / 1e6);
+    } else {
+        int plain = !cert_failed && (strstr(why, "wrong version number") || strstr(why, "packet length too long") ||
+                                     strstr(why, "unexpected eof") || strstr(why, "record layer failure") ||
+                                     saved_errno == ECONNRESET);
+        dl_error_set(&e, DL_ERR_CONNECT, "TLS handshake with Redis at %s failed: %s%s", c->endpoint, why,
+                     plain ? " (does the server speak TLS on this port?)" : "");
+    }
+fail:
+    dl_conn_close(c);
+    if (err) *err = e;
+    return e.code;
+}
+#endif
+
+/* Opens the context, runs the TLS handshake (rediss://), and runs AUTH and
+ * SELECT (pipelined: one round trip). */
 static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
 {
     struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
+#ifdef DL_HAVE_TLS
+    int64_t deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+#endif
     const char *argv[3];
     size_t argvlen[3];
     int pending = 0, i, saved_errno;
@@ -195,6 +281,12 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
     }
     c->pid = dl_proc_pid();
     c->calls = 0;
+#ifdef DL_HAVE_TLS
+    if (c->cfg.tls) {
+        dl_status_t st = tls_start(c, deadline_ns, err);
+        if (st != DL_OK) return st;
+    }
+#endif
     if (redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us)) != REDIS_OK) {
         dl_error_set(err, DL_ERR_CONNECT, "Cannot set timeouts on the connection to Redis at %s", c->endpoint);
         dl_conn_close(c);

@@ -30,8 +30,15 @@ typedef struct dl_conn dl_conn_t;
 /*
  * Creates an unconnected connection for cfg, which it takes over (cfg is
  * zeroed). Timeouts not set in cfg use the defaults above. Returns NULL when
- * out of memory (cfg is then freed). For rediss:// configurations it returns
- * NULL with DL_ERR_NOTLS in err: this build has no TLS (hiredis 0.14).
+ * out of memory (cfg is then freed). For rediss:// configurations on a build
+ * without TLS (hiredis 0.14, or no hiredis_ssl) it returns NULL with
+ * DL_ERR_NOTLS in err. With TLS, the TLS context (CA, client certificate and
+ * key files) is made at the first connect, so a file that cannot be used is
+ * a DL_ERR_CONNECT of that connect, naming the option and the file.
+ *
+ * TLS connections (rediss://): the handshake runs inside conn_open, within
+ * the connect timeout; the server's certificate and name are checked unless
+ * cfg->tls_no_verify (dl_tls.h). Failures are DL_ERR_CONNECT.
  */
 dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err);
 
@@ -74,7 +81,10 @@ int64_t dl_conn_timeout_us(const dl_conn_t *c);
 /* "0.14.1": the hiredis version this build was compiled against. */
 const char *dl_conn_hiredis_version(void);
 
-/* 1 when this build can connect with TLS (never, with hiredis 0.14). */
+/* 1 when this build can connect with TLS (hiredis >= 1.0 with hiredis_ssl; never with 0.14). */
 int dl_conn_has_tls(void);
+
+/* "OpenSSL 3.0.19 27 Jan 2026" where the build has TLS, else NULL. Static string. */
+const char *dl_conn_tls_library(void);
 
 #endif

@@ -18,7 +18,7 @@ dl_conn_t *dl_pool_take(const char *pool_id, dl_server_config_t *cfg, dl_error_t
     pool_slot_t **pp, *slot = NULL;
     dl_conn_t *c;
 
-    if (cfg->tls) return dl_conn_new(cfg, err);  /* refused there, with the message */
+    if (cfg->tls && !dl_conn_has_tls()) return dl_conn_new(cfg, err);  /* refused there, with the message */
     pthread_mutex_lock(&mu);
     for (pp = &idle; *pp; pp = &(*pp)->next) {
         if (strcmp((*pp)->pool_id, pool_id) == 0 && dl_server_config_same(dl_conn_config((*pp)->conn), cfg)) {

@@ -3,7 +3,9 @@
  * (PHP-FPM, long-running workers).
  *
  * Idle connections are kept per pool id and server configuration (host,
- * port or socket, credentials, database, timeouts). A connection taken from
+ * port or socket, credentials, database, timeouts, TLS settings: a rediss://
+ * and a redis:// connection to the same host:port are different entries, as
+ * are two TLS connections with different CA, certificate or name settings). A connection taken from
  * the pool is checked first (dl_conn_check_idle): one of another process
  * (inherited through fork()) is closed without a byte written, one the
  * server closed is dropped, and the next call reconnects. A connection that

@@ -296,7 +296,10 @@ int dl_server_config_same(const dl_server_config_t *a, const dl_server_config_t 
     return same_str(a->host, b->host) && a->port == b->port && same_str(a->unix_path, b->unix_path) &&
            same_str(a->username, b->username) && same_str(a->password, b->password) &&
            (a->has_db ? a->db : 0) == (b->has_db ? b->db : 0) && a->tls == b->tls &&
-           a->connect_timeout_us == b->connect_timeout_us && a->timeout_us == b->timeout_us;
+           a->connect_timeout_us == b->connect_timeout_us && a->timeout_us == b->timeout_us &&
+           same_str(a->tls_ca, b->tls_ca) && same_str(a->tls_ca_path, b->tls_ca_path) &&
+           same_str(a->tls_cert, b->tls_cert) && same_str(a->tls_key, b->tls_key) &&
+           same_str(a->tls_server_name, b->tls_server_name) && a->tls_no_verify == b->tls_no_verify;
 }
 
 static char *dup_or_null(const char *s, int *oom)
@@ -316,6 +319,11 @@ dl_status_t dl_server_config_copy(dl_server_config_t *dst, const dl_server_confi
     dst->unix_path = dup_or_null(src->unix_path, &oom);
     dst->username = dup_or_null(src->username, &oom);
     dst->password = dup_or_null(src->password, &oom);
+    dst->tls_ca = dup_or_null(src->tls_ca, &oom);
+    dst->tls_ca_path = dup_or_null(src->tls_ca_path, &oom);
+    dst->tls_cert = dup_or_null(src->tls_cert, &oom);
+    dst->tls_key = dup_or_null(src->tls_key, &oom);
+    dst->tls_server_name = dup_or_null(src->tls_server_name, &oom);
     if (oom) {
         dl_server_config_free(dst);
         return DL_ERR_NOMEM;
@@ -334,6 +342,11 @@ void dl_server_config_free(dl_server_config_t *cfg)
     free(cfg->unix_path);
     free(cfg->username);
     free(cfg->password);
+    free(cfg->tls_ca);
+    free(cfg->tls_ca_path);
+    free(cfg->tls_cert);
+    free(cfg->tls_key);
+    free(cfg->tls_server_name);
     memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -2,7 +2,7 @@
  * dl_uri — parsing of server URIs into a connection configuration.
  *
  *   redis://[[user]:password@]host[:port][/db][?timeout=S&connect_timeout=S&db=N]
- *   rediss://...                         (parsed; TLS itself is refused by dl_conn)
+ *   rediss://...                         (TLS; refused by dl_conn where the build has none)
  *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S]
  *
  * Userinfo without ':' is a password (as in Lettuce and older Redis URIs).
@@ -31,10 +31,17 @@ typedef struct dl_server_config {
     int db;                  /* valid when has_db */
     int64_t connect_timeout_us;  /* valid when has_connect_timeout */
     int64_t timeout_us;          /* valid when has_timeout */
+    /* TLS settings (rediss:// only; set from the constructor's options, not the URI). */
+    char *tls_ca;            /* malloc'd or NULL: CA bundle file (PEM); NULL and no tls_ca_path: the system's trust store */
+    char *tls_ca_path;       /* malloc'd or NULL: directory of hashed CA certificates */
+    char *tls_cert;          /* malloc'd or NULL: client certificate chain (PEM), for mutual TLS */
+    char *tls_key;           /* malloc'd or NULL: its private key (PEM, not encrypted) */
+    char *tls_server_name;   /* malloc'd or NULL: SNI and the name the certificate must match; NULL: host */
     unsigned has_db : 1;
     unsigned has_connect_timeout : 1;
     unsigned has_timeout : 1;
     unsigned tls : 1;
+    unsigned tls_no_verify : 1;  /* tls_verify_peer => false: no certificate or host name check */
 } dl_server_config_t;
 
 /*
@@ -50,7 +57,8 @@ dl_status_t dl_uri_parse(const char *uri, size_t len, dl_server_config_t *out, d
  */
 int dl_parse_seconds(const char *s, size_t len, int64_t max_us, int64_t *out_us);
 
-/* 1 when a and b name the same server with the same credentials, database and timeouts. */
+/* 1 when a and b name the same server with the same credentials, database,
+ * timeouts and TLS settings (a TLS and a plain connection are never the same). */
 int dl_server_config_same(const dl_server_config_t *a, const dl_server_config_t *b);
 
 /* Deep copy (strings duplicated). Returns DL_OK or DL_ERR_NOMEM. */

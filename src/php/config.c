@@ -119,6 +119,56 @@ static bool option_cstring(const char *key, zval *v, char **out)
     return *out != NULL;
 }
 
+/* A TLS option: only with a rediss:// URI (a TLS setting on a plain
+ * connection would be silently ignored, so it is refused). */
+static bool option_tls_allowed(const char *key, const php_distlock_config *out)
+{
+    if (!out->server.tls) {
+        zend_value_error(CTOR "(): Argument #2 ($options) option \"%s\" needs a rediss:// server URI", key);
+        return false;
+    }
+    return true;
+}
+
+/* A file or directory path option (tls_ca, tls_ca_path, tls_cert, tls_key).
+ * Whether the file can be read is found out when connecting (see
+ * docs/decisions.md): a ConnectionException naming the option and the path. */
+static bool option_path(const char *key, zval *v, char **out)
+{
+    zend_string *s;
+    if (!option_string(key, v, &s)) return false;
+    if (ZSTR_LEN(s) == 0 || memchr(ZSTR_VAL(s), '\0', ZSTR_LEN(s)) || ZSTR_LEN(s) > DL_TLS_PATH_MAX) {
+        zend_value_error(CTOR "(): Argument #2 ($options) option \"%s\" must be a non-empty path of at most %d bytes without NUL bytes",
+                         key, DL_TLS_PATH_MAX);
+        return false;
+    }
+    free(*out);
+    *out = strndup(ZSTR_VAL(s), ZSTR_LEN(s));
+    return *out != NULL;
+}
+
+/* tls_server_name: a DNS name or an IP address, as the certificate names it. */
+static bool option_server_name(const char *key, zval *v, char **out)
+{
+    zend_string *s;
+    size_t i;
+    if (!option_string(key, v, &s)) return false;
+    for (i = 0; i < ZSTR_LEN(s); i++) {
+        char ch = ZSTR_VAL(s)[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '.' || ch == '-' || ch == '_' || ch == ':')) {
+            break;
+        }
+    }
+    if (ZSTR_LEN(s) == 0 || ZSTR_LEN(s) > 253 || i != ZSTR_LEN(s)) {
+        zend_value_error(CTOR "(): Argument #2 ($options) option \"%s\" must be a host name or IP address of at most 253 bytes", key);
+        return false;
+    }
+    free(*out);
+    *out = strndup(ZSTR_VAL(s), ZSTR_LEN(s));
+    return *out != NULL;
+}
+
 static void resource_dtor(zval *zv)
 {
     efree(Z_PTR_P(zv));
@@ -280,6 +330,27 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     if (zend_string_equals_literal(key, "resources")) {
         return parse_resources(v, out);
     }
+    if (zend_string_equals_literal(key, "tls_ca")) {
+        return option_path(k, v, &out->server.tls_ca) && option_tls_allowed(k, out);
+    }
+    if (zend_string_equals_literal(key, "tls_ca_path")) {
+        return option_path(k, v, &out->server.tls_ca_path) && option_tls_allowed(k, out);
+    }
+    if (zend_string_equals_literal(key, "tls_cert")) {
+        return option_path(k, v, &out->server.tls_cert) && option_tls_allowed(k, out);
+    }
+    if (zend_string_equals_literal(key, "tls_key")) {
+        return option_path(k, v, &out->server.tls_key) && option_tls_allowed(k, out);
+    }
+    if (zend_string_equals_literal(key, "tls_server_name")) {
+        return option_server_name(k, v, &out->server.tls_server_name) && option_tls_allowed(k, out);
+    }
+    if (zend_string_equals_literal(key, "tls_verify_peer")) {
+        bool verify;
+        if (!option_bool(k, v, &verify) || !option_tls_allowed(k, out)) return false;
+        out->server.tls_no_verify = !verify;
+        return true;
+    }
     zend_value_error(CTOR "(): Argument #2 ($options) contains an unknown option \"%s\"", k);
     return false;
 }
@@ -348,6 +419,10 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     }
     if (out->server.username && !out->server.password) {
         zend_argument_value_error(2, "option \"username\" needs a password too");
+        goto fail;
+    }
+    if (!out->server.tls_cert != !out->server.tls_key) {
+        zend_argument_value_error(2, "options \"tls_cert\" and \"tls_key\" must be given together");
         goto fail;
     }
     if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;

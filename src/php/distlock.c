@@ -138,7 +138,8 @@ static PHP_MINFO_FUNCTION(distlock)
     php_info_print_table_row(2, "distlock support", "enabled");
     php_info_print_table_row(2, "Version", PHP_DISTLOCK_VERSION);
     php_info_print_table_row(2, "hiredis version", dl_conn_hiredis_version());
-    php_info_print_table_row(2, "TLS support", dl_conn_has_tls() ? "yes" : "no (hiredis 0.14)");
+    php_info_print_table_row(2, "TLS support", dl_conn_has_tls() ? "yes" : "no (rediss:// needs hiredis >= 1.0 with hiredis_ssl)");
+    if (dl_conn_tls_library()) php_info_print_table_row(2, "TLS library", dl_conn_tls_library());
     php_info_print_table_end();
 
     php_info_print_table_start();

@@ -24,6 +24,7 @@ extern zend_class_entry *distlock_ce_LockLostException;
 #define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */
 #define PHP_DISTLOCK_MAX_RETRY_SECONDS 60.0   /* retry_delay, retry_jitter */
 #define PHP_DISTLOCK_MAX_TIMEOUT_SECONDS 3600.0
+#define DL_TLS_PATH_MAX 4096                  /* tls_ca, tls_ca_path, tls_cert, tls_key */
 #define PHP_DISTLOCK_DEFAULT_MAX_HOLD_US (300LL * 1000000)  /* watchdog ceiling: 5 minutes */
 
 /* Defaults of one resource helper (options['resources']). */

@@ -14,8 +14,13 @@ find_run_tests() {
 }
 
 RUN_TESTS=$(find_run_tests || true)
-mapfile -t PHPT_FILES < <(find tests/phpt -name '*.phpt' -type f 2>/dev/null | sort)
-N_PHPT=${#PHPT_FILES[@]}
+# phpt_use_dir DIR: the directory run_phpt runs (default tests/phpt; tests/tls for the TLS tests).
+phpt_use_dir() {
+    PHPT_DIR=$1
+    mapfile -t PHPT_FILES < <(find "$PHPT_DIR" -name '*.phpt' -type f 2>/dev/null | sort)
+    N_PHPT=${#PHPT_FILES[@]}
+}
+phpt_use_dir tests/phpt
 export TEST_PHP_EXECUTABLE="$PHP" REPORT_EXIT_STATUS=1 NO_INTERACTION=1
 
 # Leftovers of an earlier run (x.diff, x.out, x.mem, ... beside x.phpt).
@@ -37,7 +42,7 @@ run_phpt() {
     PHPT_RC=0
     timeout --kill-after=30 "$limit" "$PHP" -n "$RUN_TESTS" -q --show-diff --no-color --no-progress \
         -n -d "extension=$DISTLOCK_SO" \
-        "-j${DISTLOCK_TEST_JOBS:-2}" -W "$results" "$@" tests/phpt >"$log" 2>&1 || PHPT_RC=$?
+        "-j${DISTLOCK_TEST_JOBS:-2}" -W "$results" "$@" "$PHPT_DIR" >"$log" 2>&1 || PHPT_RC=$?
     if [ "$PHPT_RC" = 124 ] || [ "$PHPT_RC" = 137 ]; then
         note "$name: run-tests.php timed out after $limit s"
     fi

@@ -25,7 +25,8 @@ $cases = [
     'bad uri with password' => fn() => new DistLock("redis://user:hunter2@127.0.0.1:0/"),
     'bad option next to password' => fn() => new DistLock("redis://127.0.0.1:$port", ['password' => 'hunter2', 'ttl' => -1]),
     'unknown option next to password' => fn() => new DistLock("redis://127.0.0.1:$port", ['password' => 'hunter2', 'bogus' => 1]),
-    'tls with password' => fn() => new DistLock("rediss://user:hunter2@127.0.0.1:$port"),
+    // no TLS in this build: refused at construction; with TLS: the handshake with the plain server fails
+    'tls with password' => fn() => (new DistLock("rediss://user:hunter2@127.0.0.1:$port?connect_timeout=0.3"))->tryLock("x"),
     // a token is a bearer credential too
     'restore wrong token' => fn() => (new DistLock(test_uri()))->restore('phpt_026:none', 'hunter2'),
 ];

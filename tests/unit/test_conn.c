@@ -30,6 +30,7 @@
 #include "dl_token.h"
 
 #define SECRET "s3cr3t-PW-unit"
+#define HIREDIS_MAJOR_OF(v) atoi(v)
 
 static int port;
 
@@ -211,7 +212,9 @@ static void test_unix_socket_missing(void **state)
     dl_conn_free(c);
 }
 
-static void test_tls_refused(void **state)
+#ifndef DL_HAVE_TLS
+/* hiredis 0.14 (or no hiredis_ssl): rediss:// is refused, clearly. */
+static void test_tls_build(void **state)
 {
     dl_server_config_t cfg;
     dl_error_t err;
@@ -219,11 +222,54 @@ static void test_tls_refused(void **state)
     assert_int_equal(dl_uri_parse("rediss://:" SECRET "@h", strlen("rediss://:" SECRET "@h"), &cfg, &err), DL_OK);
     assert_null(dl_conn_new(&cfg, &err));
     assert_int_equal(err.code, DL_ERR_NOTLS);
+    assert_non_null(strstr(err.msg, "TLS"));
     assert_null(strstr(err.msg, SECRET));
     assert_null(cfg.password);  /* taken over and freed */
     assert_int_equal(dl_conn_has_tls(), 0);
+    assert_null(dl_conn_tls_library());
     assert_string_equal(dl_conn_hiredis_version(), "0.14.1");
 }
+#else
+/* hiredis >= 1.0 with hiredis_ssl: rediss:// is accepted; a TLS handshake
+ * with a plain server fails within the connect timeout, as a connect error
+ * that says TLS and where, without the password. */
+static void test_tls_build(void **state)
+{
+    dl_conn_t *c;
+    dl_reply_t r;
+    dl_error_t err;
+    int64_t t0;
+    (void)state;
+    assert_int_equal(dl_conn_has_tls(), 1);
+    assert_non_null(strstr(dl_conn_tls_library(), "SSL"));
+    assert_int_equal(HIREDIS_MAJOR_OF(dl_conn_hiredis_version()) >= 1, 1);
+    NEED_SERVER();
+    c = conn_for("rediss://:" SECRET "@127.0.0.1:%d?connect_timeout=0.5&timeout=2", port);
+    t0 = dl_clock_now_ns();
+    assert_int_equal(cmd(c, &r, 0, &err, 1, "PING"), DL_ERR_CONNECT);
+    assert_true(dl_clock_now_ns() - t0 < 1500LL * 1000000);
+    assert_non_null(strstr(err.msg, "TLS"));
+    assert_null(strstr(err.msg, SECRET));
+    assert_false(dl_conn_is_connected(c));
+    dl_reply_free(&r);
+    dl_conn_free(c);
+
+    /* A CA file that does not exist: named in the message, no connect made. */
+    {
+        dl_server_config_t cfg;
+        char uri[128];
+        snprintf(uri, sizeof(uri), "rediss://127.0.0.1:%d", port);
+        assert_int_equal(dl_uri_parse(uri, strlen(uri), &cfg, &err), DL_OK);
+        cfg.tls_ca = strdup("/nonexistent/distlock-ca.pem");
+        c = dl_conn_new(&cfg, &err);
+        assert_non_null(c);
+        assert_int_equal(cmd(c, &r, 0, &err, 1, "PING"), DL_ERR_CONNECT);
+        assert_non_null(strstr(err.msg, "tls_ca file /nonexistent/distlock-ca.pem"));
+        dl_reply_free(&r);
+        dl_conn_free(c);
+    }
+}
+#endif
 
 static void test_auth(void **state)
 {
@@ -1136,7 +1182,7 @@ int main(void)
 {
     const char *p = getenv("DISTLOCK_TEST_REDIS_PORT");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tls_refused),
+        cmocka_unit_test(test_tls_build),
         cmocka_unit_test(test_connect_and_pipeline),
         cmocka_unit_test(test_connect_refused_names_endpoint),
         cmocka_unit_test(test_unix_socket_missing),

@@ -594,8 +594,35 @@ static void test_config_copy_free(void **state)
     dl_server_config_free(&dst);
 
     assert_int_equal(parse("rediss://h", &src, &err), DL_OK);
+    src.tls_ca = strdup("/etc/ca.pem");
+    src.tls_cert = strdup("/etc/c.pem");
+    src.tls_key = strdup("/etc/k.pem");
+    src.tls_server_name = strdup("redis.example");
+    src.tls_no_verify = 1;
     assert_int_equal(dl_server_config_copy(&dst, &src), DL_OK);
     assert_int_equal(dst.tls, 1);
+    assert_string_equal(dst.tls_ca, "/etc/ca.pem");
+    assert_ptr_not_equal(dst.tls_ca, src.tls_ca);
+    assert_null(dst.tls_ca_path);
+    assert_string_equal(dst.tls_key, "/etc/k.pem");
+    assert_string_equal(dst.tls_server_name, "redis.example");
+    assert_int_equal(dst.tls_no_verify, 1);
+    assert_true(dl_server_config_same(&src, &dst));
+    /* Any TLS setting makes another server configuration (pool and watchdog keys). */
+    dst.tls_no_verify = 0;
+    assert_false(dl_server_config_same(&src, &dst));
+    dst.tls_no_verify = 1;
+    free(dst.tls_ca);
+    dst.tls_ca = strdup("/etc/other.pem");
+    assert_false(dl_server_config_same(&src, &dst));
+    dl_server_config_free(&src);
+    dl_server_config_free(&dst);
+    assert_null(dst.tls_ca);
+
+    /* A rediss:// and a redis:// configuration of the same host:port differ. */
+    assert_int_equal(parse("rediss://h:1", &src, &err), DL_OK);
+    assert_int_equal(parse("redis://h:1", &dst, &err), DL_OK);
+    assert_false(dl_server_config_same(&src, &dst));
     dl_server_config_free(&src);
     dl_server_config_free(&dst);
 }
