@@ -26,7 +26,8 @@ namespace {
          *
          * @param string|array $servers one URI, or a list holding one URI:
          *   redis://[[user]:password@]host[:port][/db][?timeout=S&connect_timeout=S],
-         *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S].
+         *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S],
+         *   rediss://... (TLS; builds against hiredis >= 1.0 with hiredis_ssl, see phpinfo()).
          *   Values in the URI beat the same values in $options.
          * @param array $options prefix (string, default "lock:"), ttl (seconds, default 30),
          *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005;
@@ -41,10 +42,17 @@ namespace {
          *   releases, by destruction and at the end of synchronized(), are written without
          *   waiting for their reply, which is read before this instance's next command;
          *   false: every release is confirmed before the next line runs).
+         *   TLS, rediss:// only: tls_ca (CA bundle file; default the system trust store),
+         *   tls_ca_path (directory of hashed CA certificates), tls_cert and tls_key (client
+         *   certificate and unencrypted key for mutual TLS, both or neither), tls_server_name
+         *   (SNI and the name checked; default the URI's host), tls_verify_peer (bool, default
+         *   true: certificate chain and host name are verified). Unreadable files are a
+         *   ConnectionException at connect time, naming the option and the path.
          *   Defaults of the first seven come from the distlock.* INI settings.
-         * @throws \ValueError for a malformed URI, an unknown option or a value out of range
+         * @throws \ValueError for a malformed URI, an unknown option, a value out of range, or a
+         *   TLS option without rediss://
          * @throws \TypeError for an option of the wrong type
-         * @throws \DistLock\ConnectionException for rediss:// (this build has no TLS)
+         * @throws \DistLock\ConnectionException for rediss:// on a build without TLS (hiredis 0.14)
          */
         public function __construct(#[\SensitiveParameter] string|array $servers = "redis://127.0.0.1:6379", #[\SensitiveParameter] array $options = []) {}
 

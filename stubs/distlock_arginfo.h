@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 56be9cb44586b3240f508f879145bd2ffb56b550 */
+ * Stub hash: 466cc8a9793e3dd57b2865fb08a19c5c0a3238e8 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
