@@ -443,12 +443,14 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
     return st;
 }
 
-/* Input waiting: bytes hiredis has buffered, or a readable socket (data or EOF). */
+/* Input waiting: bytes hiredis has buffered, or a readable socket (data or
+ * EOF). A connection that is gone (or another process's) answers 1 too: what
+ * it owes must be settled (as lost) before anything is written on a new one. */
 static int conn_has_input(void *impl)
 {
     dl_conn_t *c = impl;
     struct pollfd p;
-    if (!c->ctx || c->pid != dl_proc_pid()) return 0;
+    if (!c->ctx || c->pid != dl_proc_pid()) return 1;
     if (c->ctx->reader->len > c->ctx->reader->pos) return 1;
     p.fd = c->ctx->fd;
     p.events = POLLIN;

@@ -64,12 +64,9 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
     st = t->send(t->impl, n, cmds, err);
     detach(t->pending, &entries, &owed);
     if (st == DL_OK) {
-        dl_error_t ignored;
-        while (nread < owed && t->recv(t->impl, &entries[nread].reply, &ignored) == DL_OK) nread++;
-        if (nread < owed) {
-            st = dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection failed while reading earlier replies",
-                              t->endpoint ? t->endpoint : "?");
-        }
+        /* A failure reading an owed reply keeps its own code and message (a
+         * timeout stays a timeout: the caller's retry policy depends on it). */
+        while (nread < owed && (st = t->recv(t->impl, &entries[nread].reply, err)) == DL_OK) nread++;
         for (i = 0; st == DL_OK && i < n; i++) st = t->recv(t->impl, &replies[i], err);
     }
     /* Every reply is read (or the connection is gone): now the owners may act,

@@ -67,7 +67,8 @@ typedef struct dl_transport {
      */
     dl_status_t (*send)(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err);
     dl_status_t (*recv)(void *impl, dl_reply_t *reply, dl_error_t *err);
-    /* 1 when input is waiting to be read (a reply, or the server's close): no wait, no read. */
+    /* 1 when input is waiting to be read (a reply, or the server's close), or the
+     * connection is gone: read what is owed before writing more. No wait, no read. */
     int (*has_input)(void *impl);
     dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */
     void *impl;

@@ -59,6 +59,11 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     int released = 0;
 
     if (!l->active) return 0;
+    /* A detached lease is released only explicitly (release()), never by scope or synchronized(). */
+    if (implicit && h->detached) {
+        end_share(l);
+        return 0;
+    }
     if (!usable(l)) {
         end_share(l);
         return 0;
@@ -72,8 +77,8 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
+        php_distlock_client_forget(l->owner, l->name, h);   /* the watchdog stops before the write */
         dl_lock_release_deferred(&t, h->lease, deferred_release_done);
-        php_distlock_client_forget(l->owner, l->name, h);
         end_share(l);
         return 1;
     }

@@ -77,6 +77,14 @@ $pid = fork_child(function () use ($l) { return $l->release() ? 1 : 0; });
 var_dump(wait_child($pid), raw_redis('GET', "{$p}f") === $t);
 var_dump($l->release());
 
+// synchronized() does not release a lease its callback detached (neither deferred nor confirmed)
+foreach ([true, false] as $defer) {
+    $s = new DistLock(test_uri(), ['prefix' => $p, 'defer_release' => $defer]);
+    $t = $s->synchronized('sd', fn (DistLock\Lock $l) => $l->detach());
+    $s->isLocked('sd');
+    var_dump(raw_redis('GET', "{$p}sd") === $t, $s->release('sd', $t));
+}
+
 // detaching a released handle changes nothing
 $l = $a->lock('x', 5);
 $l->release();
@@ -114,6 +122,10 @@ int(1)
 int(0)
 bool(true)
 string(6) "exit=0"
+bool(true)
+bool(true)
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 bool(true)

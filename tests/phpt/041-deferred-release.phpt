@@ -103,19 +103,20 @@ for ($i = 0; $i < 200; $i++) {                   // each reply answers its own c
 }
 echo "   parent's next 200 lock/owner/release cycles: $ok/200 right\n";
 
-// 8. request end reads what is owed: a release answered NOSCRIPT at request end is sent again by EVAL
+// 8. the end of the script reads what is owed (the DistLock is freed with its request): counted then
 $uri = var_export(test_uri(), true);
 [$rc, $out] = run_php_child(<<<PHP
 <?php
+class Probe {   // a global made before \$d is destroyed after it (reverse order)
+    function __destruct() { echo " at the end: ", (new DistLock($uri))->stats()['released'], "\\n"; }
+}
+\$probe = new Probe;
 \$d = new DistLock($uri, ['prefix' => '$p']);
 \$l = \$d->lock('end', 30);
-\$raw = stream_socket_client('tcp://' . parse_url($uri, PHP_URL_HOST) . ':' . parse_url($uri, PHP_URL_PORT));
-fwrite(\$raw, "*2\\r\\n\$6\\r\\nSCRIPT\\r\\n\$5\\r\\nFLUSH\\r\\n");
-fgets(\$raw);
-unset(\$l);                                       // EVALSHA, answered NOSCRIPT: nothing deleted yet
-exit(0);
+unset(\$l);                                       // written; its reply is owed
+echo "released before the end: ", \$d->stats()['released'];
 PHP);
-echo "8. request end: exit $rc, key left: ", raw_redis('EXISTS', $p . 'end'), "\n";
+echo "8. request end: exit $rc, $out", "   key left: ", raw_redis('EXISTS', $p . 'end'), "\n";
 
 // 9. the watchdog stops renewing a lease at its deferred release
 $w = new DistLock(test_uri(), ['prefix' => $p, 'watchdog' => true]);
@@ -141,5 +142,6 @@ raw_redis_del_prefix('phpt_041:');
 6. pooled: released before the instance went +0, after +1; the next user of the connection: granted true
 7. child: exit=0; parent: released +1, key left: 0
    parent's next 200 lock/owner/release cycles: 200/200 right
-8. request end: exit 0, key left: 0
+8. request end: exit 0, released before the end: 0 at the end: 1
+   key left: 0
 9. watchdog: key left: 0, released +1, lost +0

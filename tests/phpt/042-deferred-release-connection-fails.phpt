@@ -19,14 +19,14 @@ $proxy = proxy_start((int)$port);
 $d = new DistLock("redis://127.0.0.1:{$proxy['port']}", ['prefix' => $p]);
 
 foreach (['held', 'expired'] as $case) {
-    $l = $d->lock($case, $case === 'held' ? 30 : 0.2);
+    $l = $d->lock($case, $case === 'held' ? 30 : 0.6);
     $tok = $l->token();
     proxy_mode($proxy, 'swallow');
     $before = $d->stats();
     unset($l);                                   // the release is written into the proxy, and dropped
     usleep(100000);
     echo "$case: the release did not reach the server: ", var_export(raw_redis('GET', $p . $case) === $tok, true), "\n";
-    if ($case === 'expired') usleep(200000);     // the lease ends before anything is read
+    if ($case === 'expired') usleep(700000);     // the lease ends before anything is read
     proxy_mode($proxy, 'cut');                   // the connection drops with the reply owed
     var_dump($d->isLocked($case));               // the next command: the release again, then EXISTS
     $after = $d->stats();
