@@ -43,6 +43,22 @@ final class DelayProxy
         }
     }
 
+    /**
+     * TCP_NODELAY, as Redis and hiredis set on theirs: without it two small
+     * writes within a round trip meet Nagle's algorithm and the peer's delayed
+     * ACK (tens of ms), which no real Redis connection pays.
+     */
+    private static function noDelay($stream): void
+    {
+        if (!function_exists('socket_import_stream')) {
+            throw new \RuntimeException('delay proxy: the sockets extension is needed for TCP_NODELAY');
+        }
+        $sock = socket_import_stream($stream);
+        if ($sock === false || !socket_set_option($sock, SOL_TCP, TCP_NODELAY, 1)) {
+            throw new \RuntimeException('delay proxy: cannot set TCP_NODELAY');
+        }
+    }
+
     /** Forwards each chunk after $delayUs, in order per direction. */
     private function loop($srv): void
     {
@@ -71,6 +87,8 @@ final class DelayProxy
                     $c = @stream_socket_accept($srv, 1);
                     $u = @stream_socket_client("tcp://{$this->host}:{$this->upstreamPort}", $errno, $errstr, 2);
                     if ($c && $u) {
+                        self::noDelay($c);
+                        self::noDelay($u);
                         stream_set_blocking($c, false);
                         stream_set_blocking($u, false);
                         $socks[(int) $c] = $c; $socks[(int) $u] = $u;
