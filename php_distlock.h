@@ -22,6 +22,7 @@ typedef struct php_distlock_stats {
     zend_long refreshed;          /* successful refreshes */
     zend_long wait_time_us;       /* total time spent waiting in lock() */
     zend_long connection_errors;  /* connect/auth/I-O/timeout/protocol errors */
+    zend_long native_releases;    /* releases done with DELIFEQ, no script (Valkey >= 9.0) */
 } php_distlock_stats;
 
 struct php_distlock_client;

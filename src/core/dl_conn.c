@@ -30,6 +30,7 @@ struct dl_conn {
     pid_t pid;             /* the process that opened ctx */
     unsigned long calls;   /* calls completed on ctx (0: fresh) */
     dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
+    unsigned caps;         /* DL_CAP_* of the server of ctx; 0: not asked yet */
 #ifdef DL_HAVE_TLS
     dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
 #endif
@@ -78,6 +79,7 @@ void dl_conn_close(dl_conn_t *c)
         c->ctx = NULL;
     }
     c->calls = 0;
+    c->caps = 0;   /* a new connection may reach another server (failover, restart) */
 }
 
 void dl_conn_abandon(dl_conn_t *c)
@@ -334,13 +336,35 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
 
 dl_transport_t dl_conn_transport(dl_conn_t *c);
 
+/*
+ * What HELLO (no arguments: the protocol stays RESP2) says of the server:
+ * DL_CAP_NATIVE_CAD for Valkey >= 9.0. HELLO is allowed to every ACL user; an
+ * error reply (a server before 6.0) just means "nothing native".
+ */
+static unsigned caps_from_hello(const redisReply *r)
+{
+    const char *server = NULL, *version = NULL;
+    size_t i;
+    if (r->type != REDIS_REPLY_ARRAY) return DL_CAP_KNOWN;
+    for (i = 0; i + 1 < r->elements; i += 2) {
+        const redisReply *k = r->element[i], *v = r->element[i + 1];
+        if (k->type != REDIS_REPLY_STRING || v->type != REDIS_REPLY_STRING) continue;
+        if (strcmp(k->str, "server") == 0) server = v->str;
+        else if (strcmp(k->str, "version") == 0) version = v->str;
+    }
+    if (server && version && strcmp(server, "valkey") == 0 && atoi(version) >= 9) {
+        return DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    }
+    return DL_CAP_KNOWN;
+}
+
 static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                              int64_t extra_timeout_us, dl_error_t *err)
 {
     dl_conn_t *c = impl;
     size_t i;
     dl_status_t st;
-    int saved_errno;
+    int saved_errno, probe;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
     /* Replies still owed are read first (the core settles before calling; this
@@ -360,10 +384,24 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     if (extra_timeout_us > 0) {
         redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us + extra_timeout_us));
     }
+    /* The first call on a connection asks what the server is, in the same
+     * round trip: HELLO goes first and its reply is read first. */
+    probe = c->caps == 0;
+    if (probe && redisAppendCommand(c->ctx, "HELLO") != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
     for (i = 0; i < n; i++) {
         if (redisAppendCommandArgv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
             return fail_ctx(c, errno, "while sending", err);
         }
+    }
+    if (probe) {
+        redisReply *h = NULL;
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)&h) != REDIS_OK) {
+            saved_errno = errno;
+            return fail_ctx(c, saved_errno, "while reading the reply", err);
+        }
+        c->caps = caps_from_hello(h);
+        freeReplyObject(h);
     }
     for (i = 0; i < n; i++) {
         redisReply *r = NULL;
@@ -458,6 +496,17 @@ static int conn_has_input(void *impl)
     return poll(&p, 1, 0) != 0;
 }
 
+static void conn_caps_clear(void *impl, unsigned bits)
+{
+    ((dl_conn_t *)impl)->caps &= ~bits;
+}
+
+static unsigned conn_caps(void *impl)
+{
+    dl_conn_t *c = impl;
+    return (c->ctx && c->pid == dl_proc_pid()) ? c->caps : 0;
+}
+
 dl_transport_t dl_conn_transport(dl_conn_t *c)
 {
     dl_transport_t t;
@@ -465,6 +514,8 @@ dl_transport_t dl_conn_transport(dl_conn_t *c)
     t.send = conn_send;
     t.recv = conn_recv;
     t.has_input = conn_has_input;
+    t.caps = conn_caps;
+    t.caps_clear = conn_caps_clear;
     t.pending = &c->pending;
     t.impl = c;
     t.endpoint = c->endpoint;

@@ -91,18 +91,68 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease)
 
 /* ---- release, refresh, status ---------------------------------------- */
 
+int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    return !lease->fair && t->caps && (t->caps(t->impl) & DL_CAP_NATIVE_CAD);
+}
+
+/*
+ * The native release: DELIFEQ K token and EXISTS Q in one round trip. A waiter
+ * registers (ZADD Q, in the acquire script) atomically with its SET NX finding
+ * the key taken, so a waiter that can need waking is in Q before DELIFEQ runs:
+ * EXISTS after it cannot miss one (one that comes after DELIFEQ finds the key
+ * free and takes it). *v = DELIFEQ's 1 or 0; *waiters = EXISTS Q. *refused = 1
+ * when an ACL does not let this user run DELIFEQ (the caller uses the script).
+ */
+static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lease, long long *v, int *waiters,
+                                  int *retried, int *refused, dl_error_t *err)
+{
+    const char *del[3] = {"DELIFEQ", lease->key, lease->token};
+    size_t del_len[3] = {7, lease->key_len, lease->token_len};
+    const char *ex[2] = {"EXISTS", lease->waiters_key};
+    size_t ex_len[2] = {6, lease->waiters_key_len};
+    dl_cmd_t cmds[2] = {{3, del, del_len}, {2, ex, ex_len}};
+    dl_reply_t r[2];
+    dl_status_t st = dl_call_retried(t, 2, cmds, r, DL_RETRY_ANY, retried, err);
+    if (st == DL_OK) {
+        if (r[0].type == DL_REPLY_ERROR && r[0].len >= 6 && memcmp(r[0].str, "NOPERM", 6) == 0) *refused = 1;
+        else if (r[0].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[0], "DELIFEQ", err);
+        else if (r[0].type != DL_REPLY_INTEGER || r[1].type != DL_REPLY_INTEGER) st = dl_unexpected(t, "DELIFEQ", err);
+        else {
+            *v = r[0].integer;
+            *waiters = r[1].integer > 0;
+        }
+    }
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+    return st;
+}
+
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
     const dl_script_t *s = dl_script_release_for(lease);
-    int retried = 0;
+    int retried = 0, waiters = 0, refused = 0, native = dl_lock_native(t, lease);
     long long v = 0;
     dl_reply_t r;
-    dl_status_t st = dl_script_run_retried(t, s, lease, 0, 0, 0, DL_RETRY_ANY, &r, &retried, err);
-    if (st == DL_OK) {
-        if (r.type == DL_REPLY_INTEGER) v = r.integer;
-        else st = dl_unexpected(t, s->what, err);
+    dl_status_t st;
+
+    if (native) {
+        st = release_native(t, lease, &v, &waiters, &retried, &refused, err);
+        if (refused) {
+            /* An ACL written without DELIFEQ: the script, on this connection from now on. */
+            if (t->caps_clear) t->caps_clear(t->impl, DL_CAP_NATIVE_CAD);
+            native = 0;
+            retried = 0;
+        }
     }
-    dl_reply_free(&r);
+    if (!native) {
+        st = dl_script_run_retried(t, s, lease, 0, 0, 0, DL_RETRY_ANY, &r, &retried, err);
+        if (st == DL_OK) {
+            if (r.type == DL_REPLY_INTEGER) v = r.integer;
+            else st = dl_unexpected(t, s->what, err);
+        }
+        dl_reply_free(&r);
+    }
     /* The first reply was lost and the release sent again (it is idempotent).
      * If the lease is still valid now that the second one has answered, the key
      * cannot have expired, and nobody else could have taken or removed it:
@@ -110,6 +160,14 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
      * first attempt did it. Past the validity nothing can be told apart: lost. */
     if (st == DL_OK && retried && v != 1 && dl_clock_now_ns() < lease->valid_until_ns) v = 1;
     *released = st == DL_OK && v == 1;
+    if (*released && waiters) {
+        /* Native, contended: wake the longest waiter. The release is done
+         * whatever this returns; a wake lost here is made up by the waiter's
+         * block ending (at most DL_WAIT_BLOCK_CAP_US), as for a holder that died. */
+        dl_error_t ignored;
+        dl_script_run(t, &DL_WAKE_SCRIPT, lease, 0, 0, 0, DL_RETRY_ANY, &r, &ignored);
+        dl_reply_free(&r);
+    }
     return st;
 }
 
@@ -217,10 +275,64 @@ static const dl_script_t *refresh_for(const dl_lease_t *lease)
     return &DL_REFRESH_SCRIPT;
 }
 
+/* SET K token IFEQ token PX ttl: the native compare-and-refresh (OK, or nil when not ours). */
+typedef struct native_refresh {
+    const char *argv[7];
+    size_t argvlen[7];
+    char ttl[24];
+} native_refresh_t;
+
+static dl_cmd_t native_refresh_cmd(native_refresh_t *n, const dl_lease_t *lease, int64_t ttl_ms)
+{
+    dl_cmd_t cmd;
+    n->argv[0] = "SET"; n->argvlen[0] = 3;
+    n->argv[1] = lease->key; n->argvlen[1] = lease->key_len;
+    n->argv[2] = lease->token; n->argvlen[2] = lease->token_len;
+    n->argv[3] = "IFEQ"; n->argvlen[3] = 4;
+    n->argv[4] = lease->token; n->argvlen[4] = lease->token_len;
+    n->argv[5] = "PX"; n->argvlen[5] = 2;
+    n->argv[6] = n->ttl; n->argvlen[6] = (size_t)snprintf(n->ttl, sizeof(n->ttl), "%lld", (long long)ttl_ms);
+    cmd.argc = 7; cmd.argv = n->argv; cmd.argvlen = n->argvlen;
+    return cmd;
+}
+
+/* Reads a native refresh reply into *extended; error replies and wrong types are errors. */
+static dl_status_t native_refresh_result(const dl_transport_t *t, const dl_reply_t *r, int *extended, dl_error_t *err)
+{
+    if (r->type == DL_REPLY_STATUS) *extended = 1;
+    else if (r->type == DL_REPLY_NIL) *extended = 0;
+    else return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET IFEQ", err) : dl_unexpected(t, "SET IFEQ", err);
+    return DL_OK;
+}
+
 dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
                                  dl_error_t *err)
 {
-    return dl_script_run_many(t, refresh_for, n, leases, extended, err);
+    native_refresh_t *nr;
+    dl_cmd_t *cmds;
+    dl_reply_t *r;
+    dl_status_t st;
+    size_t i;
+
+    if (n == 0 || !dl_lock_native(t, leases[0])) return dl_script_run_many(t, refresh_for, n, leases, extended, err);
+    nr = calloc(n, sizeof(*nr));
+    cmds = calloc(n, sizeof(*cmds));
+    r = calloc(n, sizeof(*r));
+    if (!nr || !cmds || !r) {
+        st = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    } else {
+        for (i = 0; i < n; i++) cmds[i] = native_refresh_cmd(&nr[i], leases[i], leases[i]->ttl_ms);
+        st = dl_call(t, n, cmds, r, DL_RETRY_ANY, err);
+        for (i = 0; i < n; i++) {
+            extended[i] = 0;
+            if (st == DL_OK) st = native_refresh_result(t, &r[i], &extended[i], err);
+        }
+        for (i = 0; i < n; i++) dl_reply_free(&r[i]);
+    }
+    free(nr);
+    free(cmds);
+    free(r);
+    return st;
 }
 
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
@@ -228,7 +340,19 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 {
     long long r = 0;
     int64_t sent_ns = dl_clock_now_ns();
-    dl_status_t st = dl_script_run_int(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, DL_RETRY_ANY, &r, err);
+    dl_status_t st;
+    if (dl_lock_native(t, lease)) {
+        native_refresh_t nr;
+        dl_cmd_t cmd = native_refresh_cmd(&nr, lease, ttl_ms);
+        dl_reply_t rep;
+        int ext = 0;
+        st = dl_call(t, 1, &cmd, &rep, DL_RETRY_ANY, err);
+        if (st == DL_OK) st = native_refresh_result(t, &rep, &ext, err);
+        dl_reply_free(&rep);
+        r = ext;
+    } else {
+        st = dl_script_run_int(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, DL_RETRY_ANY, &r, err);
+    }
     *extended = st == DL_OK && r == 1;
     if (*extended) {
         lease->ttl_ms = ttl_ms;

@@ -135,7 +135,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
 
 /*
  * Compare-and-delete (fair: hand-over). *released = 1 when the key held our
- * token, 0 when not ours. When the reply is lost it is sent once more on a
+ * token, 0 when not ours. Natively (dl_lock_native): DELIFEQ and a look at the
+ * waiters set in one round trip, then, only when a waiter is registered, the
+ * wake script (a second round trip, contended releases only); otherwise the
+ * release script, which does both at once. When the reply is lost it is sent once more on a
  * fresh connection; if the key is then gone or held by another owner although
  * the lease is still valid after that second answer, the first attempt did it
  * (the key cannot have expired, and nobody else could have removed it), and 1
@@ -163,6 +166,14 @@ dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *
 
 /* A copy of lease (one malloc block), or NULL when out of memory. */
 dl_lease_t *dl_lease_dup(const dl_lease_t *lease);
+
+/*
+ * 1 when releases and refreshes of lease on t use the server's native
+ * compare-and-delete / compare-and-refresh (DELIFEQ, SET ... IFEQ: Valkey >=
+ * 9.0, learned by the connection's first call) instead of a script. Fair mode
+ * keeps its scripts (the hand-over is part of the release).
+ */
+int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease);
 
 /* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,

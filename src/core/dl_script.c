@@ -18,6 +18,7 @@ const dl_script_t DL_FAIR_CANCEL_SCRIPT = {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAI
                                            DL_SHAPE_FAIR_CANCEL};
 const dl_script_t DL_REFRESH_SCRIPT = {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, "the refresh script", DL_SHAPE_REFRESH};
 const dl_script_t DL_STATUS_SCRIPT = {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, "the status script", DL_SHAPE_STATUS};
+const dl_script_t DL_WAKE_SCRIPT = {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, "the wake script", DL_SHAPE_WAKE};
 
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
 {
@@ -56,6 +57,12 @@ static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd
     return st;
 }
 
+dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            dl_retry_t retry, int *retried, dl_error_t *err)
+{
+    return call_counting(t, n, cmds, replies, retry, retried, err);
+}
+
 dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
                     dl_error_t *err)
 {
@@ -92,7 +99,7 @@ static void add_num(script_call_t *sc, long long v)
 
 static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
 {
-    static const char numkeys[][2] = {"1", "1", "3", "2", "3", "5", "4", "4"};
+    static const char numkeys[][2] = {"1", "1", "3", "2", "3", "5", "4", "4", "2"};
     sc->argc = 0;
     sc->nums = 0;
     add(sc, "EVALSHA", 7);
@@ -113,6 +120,10 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
     case DL_SHAPE_CANCEL:
         ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
         ADD_KEY(sc, l, token);
+        break;
+    case DL_SHAPE_WAKE:
+        ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
+        add_num(sc, DL_WAKE_TTL_MS);
         break;
     case DL_SHAPE_ACQUIRE:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, waiters_key);

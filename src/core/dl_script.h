@@ -34,7 +34,8 @@ typedef enum {
     DL_SHAPE_ACQUIRE,       /* K F Q; token, ttl, fence, waiter window */
     DL_SHAPE_FAIR_ACQUIRE,  /* K F FQ FA MYWAKE; token, ttl, fence, liveness window */
     DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
-    DL_SHAPE_FAIR_CANCEL    /* the fair release script in "cancel" mode */
+    DL_SHAPE_FAIR_CANCEL,   /* the fair release script in "cancel" mode */
+    DL_SHAPE_WAKE           /* Q W; wake TTL */
 } dl_shape_t;
 
 typedef struct dl_script {
@@ -45,7 +46,7 @@ typedef struct dl_script {
 } dl_script_t;
 
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
-    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT;
+    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT;
 
 /* The release (or cancel) script for the lease's mode. */
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease);
@@ -54,6 +55,10 @@ const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease);
 /* One transport call, sent once more on a fresh connection as retry allows. */
 dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
                     dl_error_t *err);
+
+/* dl_call that also sets *retried when the call was sent a second time. */
+dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            dl_retry_t retry, int *retried, dl_error_t *err);
 
 /*
  * Runs script s for lease (ttl_ms for the shapes that take a ttl; waiting

@@ -150,6 +150,20 @@
 #define DL_SCRIPT_STATUS \
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
 
+/*
+ * Wake the longest waiter, after a native compare-and-delete (DELIFEQ) found
+ * waiters registered (dl_lock_release). KEYS Q W; ARGV wake list TTL ms.
+ * Returns 1 when a wake token was pushed. The wake-up half of DL_SCRIPT_RELEASE.
+ */
+#define DL_SCRIPT_WAKE \
+    "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end " \
+    "local t = redis.call('TIME') " \
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', " DL_LUA_NOW_MS ") " \
+    "if redis.call('ZCARD', KEYS[1]) == 0 then return 0 end " \
+    "redis.call('RPUSH', KEYS[2], '1') redis.call('LTRIM', KEYS[2], 0, 0) " \
+    "redis.call('PEXPIRE', KEYS[2], ARGV[1]) " \
+    "return 1"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
 #define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
@@ -158,5 +172,6 @@
 #define DL_SCRIPT_FAIR_RELEASE_SHA "da236158d3ed327bbdcc2ff1992b8b6dafa1f41e"
 #define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
+#define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
 
 #endif

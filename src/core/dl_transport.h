@@ -45,6 +45,10 @@ typedef struct dl_cmd {
 
 typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 
+/* Server capabilities a connection learned (dl_transport_t.caps). */
+#define DL_CAP_KNOWN 1u        /* the server was asked (HELLO) */
+#define DL_CAP_NATIVE_CAD 2u   /* DELIFEQ and SET ... IFEQ: a native compare-and-delete/-refresh (Valkey >= 9.0) */
+
 typedef struct dl_transport {
     /*
      * Sends n commands and reads n replies into replies[0..n-1] (which the
@@ -71,6 +75,11 @@ typedef struct dl_transport {
      * connection is gone: read what is owed before writing more. No wait, no read. */
     int (*has_input)(void *impl);
     dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */
+    /* DL_CAP_* of the server of the current connection; 0 while not known yet
+     * (learned with the first call on each new connection). NULL: none. */
+    unsigned (*caps)(void *impl);
+    /* Forgets capabilities the server refused to this user (NOPERM), for the rest of the connection. */
+    void (*caps_clear)(void *impl, unsigned bits);
     void *impl;
     const char *endpoint;   /* "host:port" or socket path, for messages */
 } dl_transport_t;

@@ -206,6 +206,15 @@ static HashTable *client_debug_info(zend_object *obj, int *is_temp)
     zend_hash_str_update(ht, "wait", sizeof("wait") - 1, &v);
     ZVAL_LONG(&v, zend_hash_num_elements(&c->held));
     zend_hash_str_update(ht, "held", sizeof("held") - 1, &v);
+    {
+        /* How releases go on this connection: learned by its first call. */
+        dl_transport_t t = php_distlock_transport(c);
+        unsigned caps = t.caps ? t.caps(t.impl) : 0;
+        const char *path = !(caps & DL_CAP_KNOWN) ? "not known yet" : (caps & DL_CAP_NATIVE_CAD) ? "native (DELIFEQ)"
+                                                                                                : "script";
+        ZVAL_STRING(&v, path);
+        zend_hash_str_update(ht, "release_path", sizeof("release_path") - 1, &v);
+    }
     return ht;
 }
 
@@ -369,6 +378,7 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
         php_distlock_throw(&err);
         return -1;
     }
+    if (dl_lock_native(&t, lease)) DISTLOCK_G(stats).native_releases++;
     dl_lease_free(lease);
     if (released) {
         DISTLOCK_G(stats).released++;
@@ -842,7 +852,7 @@ ZEND_METHOD(DistLock, stats)
     dl_watchdog_stats_t wd;
     ZEND_PARSE_PARAMETERS_NONE();
     dl_watchdog_get_stats(&wd);
-    array_init_size(return_value, 10);
+    array_init_size(return_value, 11);
     add_assoc_long(return_value, "acquired", s->acquired);
     add_assoc_long(return_value, "contended", s->contended);
     add_assoc_long(return_value, "timeouts", s->timeouts);
@@ -851,6 +861,7 @@ ZEND_METHOD(DistLock, stats)
     add_assoc_long(return_value, "refreshed", s->refreshed);
     add_assoc_long(return_value, "wait_time_us", s->wait_time_us);
     add_assoc_long(return_value, "connection_errors", s->connection_errors);
+    add_assoc_long(return_value, "native_releases", s->native_releases);
     add_assoc_long(return_value, "renewals", (zend_long)wd.renewals);
     add_assoc_long(return_value, "renewal_round_trips", (zend_long)wd.round_trips);
 }

@@ -155,6 +155,7 @@ static PHP_MINFO_FUNCTION(distlock)
     DL_ROW("refreshed", refreshed)
     DL_ROW("wait_time_us", wait_time_us)
     DL_ROW("connection_errors", connection_errors)
+    DL_ROW("native_releases", native_releases)
 #undef DL_ROW
     php_info_print_table_end();
 

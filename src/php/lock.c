@@ -56,6 +56,7 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     php_distlock_held *h = l->held;
     dl_transport_t t;
     dl_error_t err;
+    dl_status_t st;
     int released = 0;
 
     if (!l->active) return 0;
@@ -82,7 +83,9 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
         end_share(l);
         return 1;
     }
-    if (dl_lock_release(&t, h->lease, &released, &err) != DL_OK) {
+    st = dl_lock_release(&t, h->lease, &released, &err);
+    if (st == DL_OK && dl_lock_native(&t, h->lease)) DISTLOCK_G(stats).native_releases++;
+    if (st != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */
             php_distlock_throw(&err);

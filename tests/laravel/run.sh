@@ -42,19 +42,11 @@ SCRATCHES=()
 cleanup() { stop_redis_all; local d; for d in "${SCRATCHES[@]+"${SCRATCHES[@]}"}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
 
-# run_phpunit NAME APP PHPUNIT_CMD... : one PHPUnit run against the scratch app APP, counted.
-run_phpunit() {
-    local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" app=$2
+# app_phpunit NAME APP PHPUNIT_CMD... : one PHPUnit run against the scratch app APP, counted.
+app_phpunit() {
+    local name=$1 app=$2
     shift 2
-    rm -f "$junit"
-    DISTLOCK_TEST_APP=$app timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1
-    local rc=$?
-    junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
-    if [ "$rc" -ne 0 ]; then
-        suite_fail "$name: phpunit exited with $rc"
-        excerpt "$log" --tail
-        return 1
-    fi
+    DISTLOCK_TEST_APP=$app run_phpunit "$name" "$@"
 }
 
 # make_app NAME REQUIRE_JSON EXTRA_JSON: a scratch app with the test app's files and
@@ -90,7 +82,7 @@ laravel_tests() {
     local t
     for t in Cache/RedisCacheLockTest Queue/WithoutOverlappingJobsTest; do
         if [ ! -f "$tests/Integration/$t.php" ]; then suite_fail "$name: $t.php is not in the source package"; continue; fi
-        DISTLOCK_LARAVEL_TESTS=$tests run_phpunit "$name-$(basename "$t")" "$app" "$@" \
+        DISTLOCK_LARAVEL_TESTS=$tests app_phpunit "$name-$(basename "$t")" "$app" "$@" \
             --bootstrap "$INTEGRATION/tests/bootstrap.php" "$tests/Integration/$t.php"
     done
 }
@@ -98,7 +90,7 @@ laravel_tests() {
 own_tests() {
     local name=$1 app=$2
     shift 2
-    run_phpunit "$name-own" "$app" "$@" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature"
+    app_phpunit "$name-own" "$app" "$@" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature"
 }
 
 # ---------------------------------------------------------------------------

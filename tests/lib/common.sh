@@ -206,6 +206,22 @@ stop_redis_all() {
     SUITE_REDIS_PIDS=()
 }
 
+# run_phpunit NAME PHPUNIT_CMD...: one PHPUnit run with the extension loaded,
+# counted from its JUnit log (junit_count), the log excerpted when anything
+# failed. Variables the tests read go before the call: VAR=value run_phpunit ...
+run_phpunit() {
+    local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" rc=0
+    shift
+    rm -f "$junit"
+    timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1 || rc=$?
+    junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
+    if [ "$rc" -ne 0 ]; then
+        suite_fail "$name: phpunit exited with $rc"
+        excerpt "$log" --tail
+        return 1
+    fi
+}
+
 # junit_count NAME FILE: adds the totals of a PHPUnit JUnit XML log (skipped
 # and incomplete tests count as failed) and lists what did not pass.
 junit_count() {

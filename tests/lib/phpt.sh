@@ -56,3 +56,35 @@ show_phpt_log() {
 
 # Lists the tests of a results file whose result matches the ERE $2.
 results_with() { awk -F'\t' -v re="^($2)\$" '$1 ~ re { print $2 }' "$1"; }
+
+# count_phpt LABEL RESULTS LOG N: counts a run-tests results file of N tests:
+# PASSED and XFAILED pass; FAILED, WARNED (passed only on a retry), BORKED,
+# LEAKED, SKIPPED and a test without a result fail (the servers are up, so a
+# green run means every test ran). Shows the log when anything failed.
+count_phpt() {
+    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t
+    pass=$(results_with "$results" 'PASSED' | wc -l)
+    xfail=$(results_with "$results" 'XFAILED' | wc -l)
+    bad=$(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l)
+    skip=$(results_with "$results" 'SKIPPED' | wc -l)
+    lost=$((n - $(wc -l <"$results")))
+    [ "$lost" -lt 0 ] && lost=0
+    note "$label: $pass passed, $bad failed/warned/borked, $skip skipped, $xfail expected-fail, $lost without a result (exit $PHPT_RC)"
+    suite_count $((pass + xfail)) $((bad + skip + lost))
+    while IFS=$'\t' read -r r t; do
+        case "$r" in PASSED|XFAILED) ;; *) echo "FAIL: $label: ${t#"$PWD/"} ($r)" ;; esac
+    done <"$results"
+    if [ "$skip" -gt 0 ]; then
+        echo "skipped phpt tests (a skip fails the run: the test servers are up):"
+        grep -E '^SKIP ' "$log" | head -n 100 | sed 's/^/  /' || true
+    fi
+    if [ "$xfail" -gt 0 ]; then
+        echo "expected failures (XFAIL, counted as passed):"
+        results_with "$results" 'XFAILED' | sed 's/^/  /'
+    fi
+    [ "$lost" -gt 0 ] && echo "FAIL: $label: $lost test(s) got no result (run-tests died or timed out)"
+    if [ "$PHPT_RC" != 0 ] && [ $((bad + skip + lost)) -eq 0 ]; then
+        suite_fail "$label: run-tests.php exited $PHPT_RC without a failed test"
+    fi
+    if [ "$PHPT_RC" != 0 ] || [ $((bad + skip + lost)) -gt 0 ]; then show_phpt_log "$log"; fi
+}

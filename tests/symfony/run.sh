@@ -32,19 +32,11 @@ PHPUNIT74_CONSTRAINT='^11.5'
 cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 
-# run_phpunit NAME LOG AUTOLOAD PHPUNIT_CMD... : one PHPUnit run, counted.
-run_phpunit() {
-    local name=$1 junit="$DISTLOCK_LOG_DIR/$1.xml" log="$DISTLOCK_LOG_DIR/$1.log" autoload=$2
+# sf_phpunit NAME AUTOLOAD PHPUNIT_CMD... : one PHPUnit run with the given autoloader, counted.
+sf_phpunit() {
+    local name=$1 autoload=$2
     shift 2
-    rm -f "$junit"
-    DISTLOCK_SF_AUTOLOAD=$autoload timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$@" --do-not-cache-result --log-junit "$junit" >"$log" 2>&1
-    local rc=$?
-    junit_count "$name" "$junit" || { excerpt "$log" --tail; return 1; }
-    if [ "$rc" -ne 0 ]; then
-        suite_fail "$name: phpunit exited with $rc"
-        excerpt "$log" --tail
-        return 1
-    fi
+    DISTLOCK_SF_AUTOLOAD=$autoload run_phpunit "$name" "$@"
 }
 
 # ---------------------------------------------------------------------------
@@ -82,12 +74,12 @@ DEB_AUTOLOAD=/usr/share/php/Symfony/Component/Lock/autoload.php
 if SRC=$(apt_source symfony "$SF54_DEB") && [ -f "$SRC/src/Symfony/Component/Lock/Tests/Store/AbstractStoreTestCase.php" ]; then
     export SYMFONY_LOCK_TESTS_DIR="$SRC/src/Symfony/Component/Lock/Tests"
     note "symfony's tests from the source package: $SYMFONY_LOCK_TESTS_DIR"
-    run_phpunit sf54-symfony-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+    sf_phpunit sf54-symfony-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
         "$INTEGRATION/tests/SymfonySuite/DistLockStoreSymfonyTest.php"
 else
     suite_fail "apt_source symfony $SF54_DEB: no Tests/Store in the source package"
 fi
-run_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+sf_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockStoreTest.php"
 
 # ---------------------------------------------------------------------------
@@ -115,15 +107,15 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     note "installed: symfony/lock $SF74, phpunit/phpunit $PHPUNIT74; distlock/symfony-lock copied to $PKG"
     unset SYMFONY_LOCK_TESTS_DIR
     if [ -f "$SCRATCH/vendor/symfony/lock/Test/AbstractStoreTestCase.php" ]; then
-        run_phpunit sf74-symfony-public-testcase "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        sf_phpunit sf74-symfony-public-testcase "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
             --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/DistLockStorePublicTestCaseTest.php"
     else
         note "symfony/lock $SF74 ships no Symfony\\Component\\Lock\\Test\\AbstractStoreTestCase"
     fi
-    run_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
     # The README's services.yaml, loaded by symfony/dependency-injection (not in Debian's set).
-    run_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/ServicesYamlTest.php"
 else
     suite_fail "composer: distlock/symfony-lock with symfony/lock $SF74_CONSTRAINT did not install"

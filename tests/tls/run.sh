@@ -27,25 +27,6 @@ SCRATCH="$DISTLOCK_LOG_DIR/ext-tls"
 CERTS="$DISTLOCK_LOG_DIR/certs"
 trap 'stop_redis_all' EXIT
 
-# count_phpt LABEL RESULTS LOG N: counts a run-tests results file (a skip,
-# warn, bork or leak fails; a test without a result fails).
-count_phpt() {
-    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t
-    pass=$(results_with "$results" 'PASSED' | wc -l)
-    xfail=$(results_with "$results" 'XFAILED' | wc -l)
-    bad=$(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l)
-    skip=$(results_with "$results" 'SKIPPED' | wc -l)
-    lost=$((n - $(wc -l <"$results")))
-    [ "$lost" -lt 0 ] && lost=0
-    note "$label: $pass passed, $bad failed/warned/borked, $skip skipped, $xfail expected-fail, $lost without a result (exit $PHPT_RC)"
-    suite_count $((pass + xfail)) $((bad + skip + lost))
-    while IFS=$'\t' read -r r t; do
-        case "$r" in PASSED|XFAILED) ;; *) echo "FAIL: $label: ${t#"$PWD/"} ($r)" ;; esac
-    done <"$results"
-    [ "$lost" -gt 0 ] && echo "FAIL: $label: $lost test(s) got no result (run-tests died or timed out)"
-    if [ "$PHPT_RC" != 0 ] || [ $((bad + skip + lost)) -gt 0 ]; then show_phpt_log "$log"; fi
-}
-
 # ---------------------------------------------------------------------------
 section "Dependencies"
 if ! ensure_packages libssl-dev openssl pkg-config build-essential php8.2-dev php8.2-cli redis-server libcmocka-dev; then

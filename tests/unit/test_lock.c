@@ -110,6 +110,7 @@ struct fake {
     size_t owed_head, owed_tail;
     int recv_fail_at;  /* the recv with this number (1-based) fails, dropping the connection; 0: never */
     int input_ready;   /* has_input: 1 = the owed replies (or a close) are waiting to be read */
+    unsigned caps;     /* DL_CAP_* the fake server has */
     int recvs;
     dl_pending_t pending;
     dl_transport_t t;
@@ -244,6 +245,16 @@ static dl_status_t fake_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
     return DL_OK;
 }
 
+static unsigned fake_caps(void *impl)
+{
+    return ((fake_t *)impl)->caps;
+}
+
+static void fake_caps_clear(void *impl, unsigned bits)
+{
+    ((fake_t *)impl)->caps &= ~bits;
+}
+
 static int fake_has_input(void *impl)
 {
     fake_t *f = impl;
@@ -277,6 +288,8 @@ static int setup(void **state)
     f->t.send = fake_send;
     f->t.recv = fake_recv;
     f->t.has_input = fake_has_input;
+    f->t.caps = fake_caps;
+    f->t.caps_clear = fake_caps_clear;
     f->t.pending = &f->pending;
     f->t.impl = f;
     f->t.endpoint = ENDPOINT;
@@ -2587,6 +2600,136 @@ static void test_deferred_release_abandoned_in_child(void **state)
     dl_lease_free(l);
 }
 
+/* ---- native compare-and-delete / -refresh (Valkey >= 9.0) -------------- */
+
+static void test_native_release(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "n", "tok-n", 1500);
+    dl_error_t err;
+    int released = -1;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    assert_true(dl_lock_native(&f->t, l));
+    /* Uncontended: DELIFEQ and a look at the waiters set, one round trip, no script. */
+    push_ok(f, RP_INT(1), RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 2);
+    expect_cmd(&f->calls[0].cmd[0], 3, S("DELIFEQ"), S("lock:n"), S("tok-n"));
+    expect_cmd(&f->calls[0].cmd[1], 2, S("EXISTS"), S("lock:n{lock:n}:waiters"));
+
+    /* A waiter registered: the wake script follows (keys Q W, the wake TTL). */
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 3);
+    expect_cmd(&f->calls[2].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_WAKE_SHA), S("2"), S("lock:n{lock:n}:waiters"),
+               S("lock:n{lock:n}:wake"), S("2000"));
+
+    /* Not ours: no wake, whoever waits (the holder's release wakes them). */
+    push_ok(f, RP_INT(0), RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 0);
+    assert_int_equal(f->ncalls, 4);
+
+    /* A wake that fails does not undo the release, nor turn it into an error. */
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_fail(f, DL_ERR_IO, "reset");
+    push_fail(f, DL_ERR_IO, "reset again");
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+
+    /* An error reply is an error, never "not ours". */
+    push_ok(f, RP_ERR("ERR something went wrong"), RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_SERVER);
+    assert_non_null(strstr(err.msg, "something went wrong"));
+    assert_int_equal(released, 0);
+
+    /* Lost reply, sent again: gone while the lease is still valid: the first did it, and wakes. */
+    l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
+    push_fail(f, DL_ERR_TIMEOUT, "slow");
+    push_ok(f, RP_INT(0), RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_true(is_script(&f->calls[f->ncalls - 1].cmd[0], DL_SCRIPT_WAKE_SHA, DL_SCRIPT_WAKE));
+
+    /* An ACL without DELIFEQ (NOPERM): the release script at once, and from now on. */
+    push_ok(f, RP_ERR("NOPERM this user has no permissions to run the 'delifeq' command"), RP_INT(0));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    expect_release(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    assert_false(dl_lock_native(&f->t, l));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    expect_release(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    dl_lease_free(l);
+}
+
+static void test_native_not_used(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "s", "tok-s", 1500);
+    dl_lease_t *fair = mk_fair("sf", "tok-f", 1500);
+    dl_error_t err;
+    int released = -1;
+
+    /* Not known yet, or known without: the release script. */
+    f->caps = 0;
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    expect_release(&f->calls[0].cmd[0], 0, l);
+    f->caps = DL_CAP_KNOWN;
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    expect_release(&f->calls[1].cmd[0], 0, l);
+    /* Fair mode keeps its script (the hand-over is part of the release). */
+    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    assert_false(dl_lock_native(&f->t, fair));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, fair, &released, &err), DL_OK);
+    assert_true(IS_FAIR_RELEASE(&f->calls[2].cmd[0]));
+    dl_lease_free(l);
+    dl_lease_free(fair);
+}
+
+static void test_native_refresh(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *a = mk_lease("lock:", "a", "ta", 1500), *b = mk_lease("lock:", "b", "tb", 2500);
+    dl_lease_t *many[2] = {a, b};
+    int extended = -1, ext2[2] = {-1, -1};
+    dl_error_t err;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    /* SET key token IFEQ token PX ttl: OK = still ours. */
+    push_ok(f, RP_OK);
+    assert_int_equal(dl_lock_refresh(&f->t, a, 3000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 1);
+    assert_int_equal(a->ttl_ms, 3000);
+    expect_cmd(&f->calls[0].cmd[0], 7, S("SET"), S("lock:a"), S("ta"), S("IFEQ"), S("ta"), S("PX"), S("3000"));
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 0);
+    assert_int_equal(a->ttl_ms, 3000);
+    push_ok(f, RP_ERR("ERR syntax error"));
+    assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_ERR_SERVER);
+    assert_int_equal(extended, 0);
+    /* The watchdog's pipeline: one SET IFEQ per lease, each with its own ttl. */
+    push_ok(f, RP_OK, RP_NIL);
+    assert_int_equal(dl_lock_refresh_many(&f->t, 2, many, ext2, &err), DL_OK);
+    assert_int_equal(ext2[0], 1);
+    assert_int_equal(ext2[1], 0);
+    assert_int_equal(f->calls[3].n, 2);
+    expect_cmd(&f->calls[3].cmd[1], 7, S("SET"), S("lock:b"), S("tb"), S("IFEQ"), S("tb"), S("PX"), S("2500"));
+    dl_lease_free(a);
+    dl_lease_free(b);
+}
+
 static void test_exists_and_delete(void **state)
 {
     fake_t *f = *state;
@@ -2770,6 +2913,7 @@ static void test_scripts_use_keys_and_argv_only(void **state)
         {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, 4, 5},
         {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, 1, 2},
         {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, 1, 1},
+        {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, 2, 1},
     };
     size_t i, j;
     char buf[32];
@@ -2853,6 +2997,9 @@ int main(void)
         T(test_deferred_release_lost_is_sent_again),
         T(test_deferred_release_not_deferrable),
         T(test_deferred_release_abandoned_in_child),
+        T(test_native_release),
+        T(test_native_not_used),
+        T(test_native_refresh),
         T(test_owner),
         T(test_inspect),
         T(test_exists_and_delete),
