@@ -80,7 +80,7 @@ laravel_tests() {
     local name=$1 app=$2 tests=$3
     shift 3
     local t
-    for t in Cache/RedisCacheLockTest Queue/WithoutOverlappingJobsTest; do
+    for t in $(grep -v '^#' "$INTEGRATION/tests/framework-tests.txt"); do
         if [ ! -f "$tests/Integration/$t.php" ]; then suite_fail "$name: $t.php is not in the source package"; continue; fi
         DISTLOCK_LARAVEL_TESTS=$tests app_phpunit "$name-$(basename "$t")" "$app" "$@" \
             --bootstrap "$INTEGRATION/tests/bootstrap.php" "$tests/Integration/$t.php"
