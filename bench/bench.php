@@ -15,14 +15,8 @@ require __DIR__ . '/lib/Adapter.php';
 require __DIR__ . '/lib/ServerStats.php';
 require __DIR__ . '/lib/util.php';
 
-error_reporting(E_ALL & ~E_DEPRECATED & ~E_USER_DEPRECATED); // Laravel 8 / Symfony 5.4 on PHP 8.2
+errors_are_exceptions();
 ini_set('memory_limit', '1G');
-set_error_handler(function (int $no, string $str, string $file, int $line): bool {
-    if (!(error_reporting() & $no)) {
-        return false; // silenced with @
-    }
-    throw new \ErrorException($str, 0, $no, $file, $line);
-});
 
 // ---- options -------------------------------------------------------------
 

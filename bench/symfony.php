@@ -27,13 +27,7 @@ require __DIR__ . '/lib/SymfonyDistLockAdapter.php';
 use Symfony\Component\Lock\LockFactory;
 use Symfony\Component\Lock\Store\RedisStore;
 
-error_reporting(E_ALL & ~E_DEPRECATED & ~E_USER_DEPRECATED); // Symfony 5.4 on PHP 8.2
-set_error_handler(function (int $no, string $str, string $file, int $line): bool {
-    if (!(error_reporting() & $no)) {
-        return false;
-    }
-    throw new \ErrorException($str, 0, $no, $file, $line);
-});
+errors_are_exceptions();
 
 $opt = getopt('', ['redis:', 'quick', 'rounds:', 'cycles:', 'workers:', 'sections:', 'hold-us:', 'contended-rounds:', 'help']);
 if (isset($opt['help']) || !isset($opt['redis'])) {

@@ -4,6 +4,21 @@ declare(strict_types=1);
 namespace Bench;
 
 /** @param list<float|int> $xs */
+/*
+ * Warnings and notices become exceptions (a benchmark must not go on with a
+ * broken peer); deprecations are off: Laravel 8 and Symfony 5.4 raise them on PHP 8.2.
+ */
+function errors_are_exceptions(): void
+{
+    error_reporting(E_ALL & ~E_DEPRECATED & ~E_USER_DEPRECATED);
+    set_error_handler(function (int $no, string $str, string $file, int $line): bool {
+        if (!(error_reporting() & $no)) {
+            return false; // silenced with @
+        }
+        throw new \ErrorException($str, 0, $no, $file, $line);
+    });
+}
+
 function median(array $xs): float
 {
     if (!$xs) {

@@ -256,11 +256,7 @@ static php_distlock_client *this_client(zval *this_ptr)
 static int wait_interrupted(void *arg)
 {
     (void)arg;
-#if PHP_VERSION_ID >= 80200
-    return zend_atomic_bool_load_ex(&EG(timed_out));
-#else
-    return EG(timed_out);
-#endif
+    return zend_atomic_bool_load_ex(&EG(timed_out));   /* PHP >= 8.2, the supported range */
 }
 
 /* The reentrant path: the instance already holds name (under token, when the

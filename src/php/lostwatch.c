@@ -19,11 +19,7 @@ static void (*previous_interrupt)(zend_execute_data *execute_data);
  * that registered the lease, an atomic flag made to be set asynchronously. */
 static void on_lost(void *arg)
 {
-#if PHP_VERSION_ID >= 80200
-    zend_atomic_bool_store_ex((zend_atomic_bool *)arg, true);
-#else
-    *(volatile zend_bool *)arg = 1;
-#endif
+    zend_atomic_bool_store_ex((zend_atomic_bool *)arg, true);   /* PHP >= 8.2, the supported range */
 }
 
 void *php_distlock_lostwatch_arg(void)
