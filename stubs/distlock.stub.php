@@ -278,4 +278,18 @@ namespace DistLock {
 
     /** An operation needed ownership of a lock that is gone. */
     class LockLostException extends Exception {}
+
+    /**
+     * Redlock: fewer than a quorum (N/2 + 1) of the N masters answered in time.
+     * The message says how many of how many answered, and why each one that
+     * failed did. A ConnectionException, so existing catch blocks keep working.
+     */
+    class QuorumException extends ConnectionException {}
+
+    /**
+     * Option min_replicas: fewer replicas than asked acknowledged a grant or a
+     * refresh within replica_timeout (WAIT). The grant has been undone; a
+     * refreshed lease is kept until its TTL but reported not extended.
+     */
+    class ReplicationException extends ConnectionException {}
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 466cc8a9793e3dd57b2865fb08a19c5c0a3238e8 */
+ * Stub hash: bfd8922fd60ca2d454c2620b43b73075459539dc */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -160,6 +160,16 @@ static const zend_function_entry class_DistLock_LockLostException_methods[] = {
 	ZEND_FE_END
 };
 
+
+static const zend_function_entry class_DistLock_QuorumException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_DistLock_ReplicationException_methods[] = {
+	ZEND_FE_END
+};
+
 static zend_class_entry *register_class_DistLock(void)
 {
 	zend_class_entry ce, *class_entry;
@@ -237,6 +247,26 @@ static zend_class_entry *register_class_DistLock_LockLostException(zend_class_en
 
 	INIT_NS_CLASS_ENTRY(ce, "DistLock", "LockLostException", class_DistLock_LockLostException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_QuorumException(zend_class_entry *class_entry_DistLock_ConnectionException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "QuorumException", class_DistLock_QuorumException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_ConnectionException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_ReplicationException(zend_class_entry *class_entry_DistLock_ConnectionException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "ReplicationException", class_DistLock_ReplicationException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_ConnectionException);
 
 	return class_entry;
 }

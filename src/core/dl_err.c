@@ -40,6 +40,8 @@ const char *dl_status_name(dl_status_t code)
     case DL_ERR_NOMEM: return "nomem";
     case DL_ERR_RANDOM: return "random";
     case DL_ERR_INTERRUPTED: return "interrupted";
+    case DL_ERR_QUORUM: return "quorum";
+    case DL_ERR_REPLICATION: return "replication";
     }
     return "unknown";
 }

@@ -24,6 +24,8 @@ zend_class_entry *distlock_ce_Exception;
 zend_class_entry *distlock_ce_ConnectionException;
 zend_class_entry *distlock_ce_LockTimeoutException;
 zend_class_entry *distlock_ce_LockLostException;
+zend_class_entry *distlock_ce_QuorumException;
+zend_class_entry *distlock_ce_ReplicationException;
 
 /*
  * INI durations are validated when set: a bad value is refused (ini_set()
@@ -94,6 +96,8 @@ static PHP_MINIT_FUNCTION(distlock)
     distlock_ce_ConnectionException = register_class_DistLock_ConnectionException(distlock_ce_Exception);
     distlock_ce_LockTimeoutException = register_class_DistLock_LockTimeoutException(distlock_ce_Exception);
     distlock_ce_LockLostException = register_class_DistLock_LockLostException(distlock_ce_Exception);
+    distlock_ce_QuorumException = register_class_DistLock_QuorumException(distlock_ce_ConnectionException);
+    distlock_ce_ReplicationException = register_class_DistLock_ReplicationException(distlock_ce_ConnectionException);
     php_distlock_lostwatch_minit();
     return SUCCESS;
 }

@@ -20,6 +20,14 @@ void php_distlock_throw(const dl_error_t *err)
         ce = distlock_ce_ConnectionException;
         DISTLOCK_G(stats).connection_errors++;
         break;
+    case DL_ERR_QUORUM:
+        ce = distlock_ce_QuorumException;
+        DISTLOCK_G(stats).connection_errors++;
+        break;
+    case DL_ERR_REPLICATION:
+        ce = distlock_ce_ReplicationException;
+        DISTLOCK_G(stats).connection_errors++;
+        break;
     case DL_ERR_INTERRUPTED:
         ce = distlock_ce_LockTimeoutException;
         break;
