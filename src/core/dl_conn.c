@@ -496,6 +496,12 @@ static int conn_has_input(void *impl)
     return poll(&p, 1, 0) != 0;
 }
 
+static int conn_fd(void *impl)
+{
+    dl_conn_t *c = impl;
+    return (c->ctx && c->pid == dl_proc_pid()) ? c->ctx->fd : -1;
+}
+
 static void conn_caps_clear(void *impl, unsigned bits)
 {
     ((dl_conn_t *)impl)->caps &= ~bits;
@@ -514,6 +520,7 @@ dl_transport_t dl_conn_transport(dl_conn_t *c)
     t.send = conn_send;
     t.recv = conn_recv;
     t.has_input = conn_has_input;
+    t.fd = conn_fd;
     t.caps = conn_caps;
     t.caps_clear = conn_caps_clear;
     t.pending = &c->pending;

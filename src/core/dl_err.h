@@ -30,7 +30,7 @@ typedef enum {
     DL_ERR_REPLICATION  /* min_replicas: WAIT counted fewer acknowledgements than asked */
 } dl_status_t;
 
-#define DL_ERR_MSG_MAX 256
+#define DL_ERR_MSG_MAX 512   /* room for a Redlock QuorumException naming each master's failure */
 
 typedef struct dl_error {
     dl_status_t code;

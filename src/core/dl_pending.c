@@ -48,6 +48,29 @@ void dl_pending_settle(const dl_transport_t *t)
     hand_out(entries, n, nread, t, DL_PENDING_LOST);
 }
 
+void dl_pending_take_ready(const dl_transport_t *t)
+{
+    dl_pending_t *p = t->pending;
+    if (!p || p->n == 0) return;
+    if (p->entries[0].pid != dl_proc_pid() || !t->has_input) {
+        dl_pending_settle(t);
+        return;
+    }
+    while (p->n > 0 && t->has_input(t->impl)) {
+        dl_pending_entry_t e = p->entries[0];
+        dl_error_t err;
+        dl_status_t st = t->recv(t->impl, &e.reply, &err);
+        memmove(p->entries, p->entries + 1, (p->n - 1) * sizeof(*p->entries));
+        p->n--;
+        e.fn(e.arg, t, st == DL_OK ? DL_PENDING_REPLY : DL_PENDING_LOST, &e.reply);
+        dl_reply_free(&e.reply);
+        if (st != DL_OK) {
+            dl_pending_settle(t);   /* the connection is gone: the rest are lost too */
+            return;
+        }
+    }
+}
+
 dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                             int64_t extra_timeout_us, dl_error_t *err)
 {

@@ -66,6 +66,16 @@ dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pen
 void dl_pending_settle(const dl_transport_t *t);
 
 /*
+ * Reads the owed replies that are ready (t->has_input: buffered, or a readable
+ * socket), one at a time, handing each its outcome at once; stops at the
+ * first that is not there yet, so it waits at most for the rest of a reply
+ * already arriving. A failed read makes that entry and the later ones LOST.
+ * For entries whose handlers do not send on t (the fan-out's, dl_fanout.c):
+ * a handler runs while later replies are still owed.
+ */
+void dl_pending_take_ready(const dl_transport_t *t);
+
+/*
  * A call on t that first takes the replies t still owes. While they are still
  * in flight (nothing to read yet), the n commands are written behind them and
  * the owed replies and the n replies are read in order: one round trip for

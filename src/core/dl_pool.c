@@ -6,45 +6,44 @@
 
 typedef struct pool_slot {
     char *pool_id;
-    dl_conn_t *conn;
+    dl_target_t *conn;
     struct pool_slot *next;
 } pool_slot_t;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pool_slot_t *idle;
 
-dl_conn_t *dl_pool_take(const char *pool_id, dl_server_config_t *cfg, dl_error_t *err)
+dl_target_t *dl_pool_take(const char *pool_id, dl_target_config_t *cfg, dl_error_t *err)
 {
     pool_slot_t **pp, *slot = NULL;
-    dl_conn_t *c;
+    dl_target_t *c;
 
-    if (cfg->tls && !dl_conn_has_tls()) return dl_conn_new(cfg, err);  /* refused there, with the message */
     pthread_mutex_lock(&mu);
     for (pp = &idle; *pp; pp = &(*pp)->next) {
-        if (strcmp((*pp)->pool_id, pool_id) == 0 && dl_server_config_same(dl_conn_config((*pp)->conn), cfg)) {
+        if (strcmp((*pp)->pool_id, pool_id) == 0 && dl_target_config_same(dl_target_config((*pp)->conn), cfg)) {
             slot = *pp;
             *pp = slot->next;
             break;
         }
     }
     pthread_mutex_unlock(&mu);
-    if (!slot) return dl_conn_new(cfg, err);
-    dl_server_config_free(cfg);
+    if (!slot) return dl_target_new(cfg, err);
+    dl_target_config_free(cfg);
     c = slot->conn;
     free(slot->pool_id);
     free(slot);
-    dl_conn_check_idle(c);
+    dl_target_check_idle(c);
     return c;
 }
 
-void dl_pool_put(const char *pool_id, dl_conn_t *c)
+void dl_pool_put(const char *pool_id, dl_target_t *c)
 {
     pool_slot_t *s, *slot;
     size_t same = 0;
 
     pthread_mutex_lock(&mu);
     for (s = idle; s; s = s->next) {
-        if (strcmp(s->pool_id, pool_id) == 0 && dl_server_config_same(dl_conn_config(s->conn), dl_conn_config(c))) {
+        if (strcmp(s->pool_id, pool_id) == 0 && dl_target_config_same(dl_target_config(s->conn), dl_target_config(c))) {
             same++;
         }
     }
@@ -58,7 +57,7 @@ void dl_pool_put(const char *pool_id, dl_conn_t *c)
         free(slot);
     }
     pthread_mutex_unlock(&mu);
-    if (c) dl_conn_free(c);
+    if (c) dl_target_free(c);
 }
 
 size_t dl_pool_idle_count(void)
@@ -77,7 +76,7 @@ void dl_pool_shutdown(void)
     while (idle) {
         pool_slot_t *s = idle;
         idle = s->next;
-        dl_conn_free(s->conn);
+        dl_target_free(s->conn);
         free(s->pool_id);
         free(s);
     }

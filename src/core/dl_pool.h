@@ -16,19 +16,19 @@
 #ifndef DL_POOL_H
 #define DL_POOL_H
 
-#include "dl_conn.h"
-#include "dl_uri.h"
+#include "dl_target.h"
 
 #define DL_POOL_MAX_IDLE 16   /* idle connections kept per pool id and server */
 
 /*
- * A connection for pool_id and cfg: an idle pooled one (checked), or a new
- * one. cfg is taken over as by dl_conn_new. NULL with err set on failure.
+ * The connections of a target (one server, or every master of a Redlock) for
+ * pool_id and cfg: an idle pooled one (checked), or a new one. cfg is taken
+ * over as by dl_target_new. NULL with err set on failure.
  */
-dl_conn_t *dl_pool_take(const char *pool_id, dl_server_config_t *cfg, dl_error_t *err);
+dl_target_t *dl_pool_take(const char *pool_id, dl_target_config_t *cfg, dl_error_t *err);
 
 /* Gives c back to pool_id's idle list (or frees it when the list is full). */
-void dl_pool_put(const char *pool_id, dl_conn_t *c);
+void dl_pool_put(const char *pool_id, dl_target_t *c);
 
 /* Number of idle connections held, all pools (for tests). */
 size_t dl_pool_idle_count(void);

@@ -74,14 +74,7 @@ static int is_noscript(const dl_reply_t *r)
     return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
 }
 
-/* The argument vector of EVALSHA sha numkeys key... arg... */
-typedef struct script_call {
-    const char *argv[16];
-    size_t argvlen[16];
-    int argc;
-    int nums;
-    char num[4][24];
-} script_call_t;
+typedef dl_script_call_t script_call_t;
 
 static void add(script_call_t *sc, const char *s, size_t len)
 {
@@ -166,6 +159,14 @@ static void use_eval(script_call_t *sc, const dl_script_t *s)
 {
     sc->argv[0] = "EVAL"; sc->argvlen[0] = 4;
     sc->argv[1] = s->text; sc->argvlen[1] = strlen(s->text);
+}
+
+dl_cmd_t dl_script_command(dl_script_call_t *sc, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                           int waiting, int eval)
+{
+    build(sc, s, lease, ttl_ms, waiting);
+    if (eval) use_eval(sc, s);
+    return as_cmd(sc);
 }
 
 dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

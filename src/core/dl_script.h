@@ -48,6 +48,24 @@ typedef struct dl_script {
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
     DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT;
 
+/* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
+typedef struct dl_script_call {
+    const char *argv[16];
+    size_t argvlen[16];
+    int argc;
+    int nums;
+    char num[4][24];
+} dl_script_call_t;
+
+/*
+ * Fills sc with the call of script s for lease (ttl_ms and waiting as for
+ * dl_script_run) by EVALSHA, or by EVAL when eval is set, and returns it as a
+ * command whose vectors point into sc and lease (valid while both are).
+ * Used by the fan-out of dl_quorum, which sends one call to many servers.
+ */
+dl_cmd_t dl_script_command(dl_script_call_t *sc, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                           int waiting, int eval);
+
 /* The release (or cancel) script for the lease's mode. */
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease);
 const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease);

@@ -74,6 +74,10 @@ typedef struct dl_transport {
     /* 1 when input is waiting to be read (a reply, or the server's close), or the
      * connection is gone: read what is owed before writing more. No wait, no read. */
     int (*has_input)(void *impl);
+    /* The socket to poll() for the replies of `send` (the parallel fan-out of
+     * dl_fanout), or -1 while not connected. NULL: the transport cannot be
+     * polled, and a fan-out calls it in turn instead. */
+    int (*fd)(void *impl);
     dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */
     /* DL_CAP_* of the server of the current connection; 0 while not known yet
      * (learned with the first call on each new connection). NULL: none. */

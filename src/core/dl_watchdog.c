@@ -6,13 +6,13 @@
 #include <time.h>
 
 #include "dl_clock.h"
-#include "dl_conn.h"
+#include "dl_target.h"
 #include "dl_proc.h"
 
 /* One server the thread renews on: its configuration and its own connection. */
 typedef struct wd_server {
-    dl_server_config_t cfg;   /* copy, for matching */
-    dl_conn_t *conn;
+    dl_target_config_t cfg;   /* copy, for matching */
+    dl_target_t *conn;        /* the thread's own connections to the target */
     int busy;                 /* the thread is in a round trip on conn (set under the lock) */
 } wd_server_t;
 
@@ -70,9 +70,9 @@ static void drop_all(void)
     for (i = 0; i < nservers; i++) {
         /* close() only: nothing is written. A connection the parent's thread
          * was using at fork() may be half-updated: only its socket is closed. */
-        if (servers[i]->busy) dl_conn_abandon(servers[i]->conn);
-        else dl_conn_free(servers[i]->conn);
-        dl_server_config_free(&servers[i]->cfg);
+        if (servers[i]->busy) dl_target_abandon(servers[i]->conn);
+        else dl_target_free(servers[i]->conn);
+        dl_target_config_free(&servers[i]->cfg);
         free(servers[i]);
     }
     free(servers);
@@ -113,27 +113,27 @@ void dl_watchdog_set_lost_hook(void (*hook)(void *arg))
 }
 
 /* Index of server in servers[], added when new. -1 when out of memory. Under mu. */
-static long server_index(const dl_server_config_t *cfg, dl_error_t *err)
+static long server_index(const dl_target_config_t *cfg, dl_error_t *err)
 {
     size_t i;
     wd_server_t *s, **grown;
-    dl_server_config_t conn_cfg;
+    dl_target_config_t conn_cfg;
     for (i = 0; i < nservers; i++) {
-        if (dl_server_config_same(&servers[i]->cfg, cfg)) return (long)i;
+        if (dl_target_config_same(&servers[i]->cfg, cfg)) return (long)i;
     }
     grown = realloc(servers, (nservers + 1) * sizeof(*servers));
     if (!grown) return -1;
     servers = grown;
     s = calloc(1, sizeof(*s));
     if (!s) return -1;
-    if (dl_server_config_copy(&s->cfg, cfg) != DL_OK || dl_server_config_copy(&conn_cfg, cfg) != DL_OK) {
-        dl_server_config_free(&s->cfg);
+    if (dl_target_config_copy(&s->cfg, cfg) != DL_OK || dl_target_config_copy(&conn_cfg, cfg) != DL_OK) {
+        dl_target_config_free(&s->cfg);
         free(s);
         return -1;
     }
-    s->conn = dl_conn_new(&conn_cfg, err);
+    s->conn = dl_target_new(&conn_cfg, err);
     if (!s->conn) {
-        dl_server_config_free(&s->cfg);
+        dl_target_config_free(&s->cfg);
         free(s);
         return -1;
     }
@@ -144,8 +144,7 @@ static long server_index(const dl_server_config_t *cfg, dl_error_t *err)
 /* Renews the due entries of one server in one pipeline. Called without mu. */
 static void renew_on(wd_server_t *srv, dl_renew_entry_t **due, size_t n, int *results)
 {
-    dl_lease_t *stackbuf[64], **leases = n <= 64 ? stackbuf : malloc(n * sizeof(*leases));
-    dl_transport_t t = dl_conn_transport(srv->conn);
+    dl_lease_t *stackbuf[64] = {0}, **leases = n <= 64 ? stackbuf : malloc(n * sizeof(*leases));
     dl_error_t err;
     size_t i;
     if (!leases) {
@@ -153,7 +152,7 @@ static void renew_on(wd_server_t *srv, dl_renew_entry_t **due, size_t n, int *re
         return;
     }
     for (i = 0; i < n; i++) leases[i] = due[i]->lease;
-    if (dl_lock_refresh_many(&t, n, leases, results, &err) != DL_OK) {
+    if (dl_target_refresh_many(srv->conn, n, leases, results, &err) != DL_OK) {
         for (i = 0; i < n; i++) results[i] = -1;
     }
     if (leases != stackbuf) free(leases);
@@ -236,7 +235,7 @@ static void *wd_main(void *arg)
     return NULL;
 }
 
-dl_status_t dl_watchdog_add(const dl_server_config_t *server, const dl_lease_t *lease, int64_t granted_ns,
+dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *lease, int64_t granted_ns,
                             int64_t max_hold_us, void *lost_arg, dl_renew_entry_t **entry, dl_error_t *err)
 {
     dl_renew_entry_t *e;

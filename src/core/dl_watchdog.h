@@ -3,7 +3,7 @@
  *
  * While a PHP process sleeps, waits on a database or is blocked in any C
  * call, its leases are renewed every ttl/3 (dl_renew) by this thread, over its
- * own connections (one per server; never the PHP side's), with no Zend calls.
+ * own connections (one dl_target per server or topology; never the PHP side's), with no Zend calls.
  * Renewals due in the same tick on one server go out as one pipeline.
  *
  * The thread starts with the first lease added. After fork() the child's
@@ -22,7 +22,7 @@
 
 #include "dl_err.h"
 #include "dl_renew.h"
-#include "dl_uri.h"
+#include "dl_target.h"
 
 typedef struct dl_watchdog_stats {
     uint64_t ticks;        /* rounds that sent renewals */
@@ -47,7 +47,7 @@ void dl_watchdog_set_lost_hook(void (*hook)(void *arg));
  * *entry (one reference for the caller), DL_ERR_NOMEM, or DL_ERR_ARG when the
  * thread cannot be started.
  */
-dl_status_t dl_watchdog_add(const dl_server_config_t *server, const dl_lease_t *lease, int64_t granted_ns,
+dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *lease, int64_t granted_ns,
                             int64_t max_hold_us, void *lost_arg, dl_renew_entry_t **entry, dl_error_t *err);
 
 /* Sets the ttl used for the entry's next renewals (after a refresh with a new ttl). */

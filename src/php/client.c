@@ -10,6 +10,7 @@
 
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
+#include "zend_smart_str.h"
 
 #include "../core/dl_clock.h"
 
@@ -38,15 +39,13 @@ bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
 {
     dl_error_t err;
     int released;
-    dl_transport_t t;
     int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
     if (!c->watchdog) return true;
-    if (dl_watchdog_add(dl_conn_config(c->conn), h->lease, granted_ns, c->max_hold_us,
+    if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
                         c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
         return true;
     }
-    t = php_distlock_transport(c);
-    dl_lock_release(&t, h->lease, &released, NULL);
+    dl_target_release(c->target, h->lease, &released, NULL);
     h->done = true;
     php_distlock_throw(&err);
     return false;
@@ -114,8 +113,7 @@ static void client_release_all(php_distlock_client *c)
     } ZEND_HASH_FOREACH_END();
     if (n > 0) {
         dl_error_t err;
-        dl_transport_t t = php_distlock_transport(c);
-        if (dl_lock_release_many(&t, n, leases, released, &err) == DL_OK) {
+        if (dl_target_release_many(c->target, n, leases, released, &err) == DL_OK) {
             for (i = 0; i < n; i++) {
                 if (released[i]) DISTLOCK_G(stats).released++;
                 else DISTLOCK_G(stats).lost++;
@@ -131,8 +129,7 @@ static void client_release_all(php_distlock_client *c)
 
 void php_distlock_client_settle(php_distlock_client *c)
 {
-    dl_transport_t t = php_distlock_transport(c);
-    dl_pending_settle(&t);
+    dl_target_settle(c->target);
 }
 
 void php_distlock_release_all(void)
@@ -167,13 +164,13 @@ static void registry_remove(php_distlock_client *c)
 static void client_free(zend_object *obj)
 {
     php_distlock_client *c = php_distlock_client_from(obj);
-    if (c->conn) {
+    if (c->target) {
         client_release_all(c);
         php_distlock_client_settle(c);   /* before the connection is pooled or closed */
         registry_remove(c);
-        if (c->pool_id) dl_pool_put(c->pool_id, c->conn);
-        else dl_conn_free(c->conn);
-        c->conn = NULL;
+        if (c->pool_id) dl_pool_put(c->pool_id, c->target);
+        else dl_target_free(c->target);
+        c->target = NULL;
     }
     free(c->pool_id);
     c->pool_id = NULL;
@@ -195,7 +192,7 @@ static HashTable *client_debug_info(zend_object *obj, int *is_temp)
     HashTable *ht = zend_new_array(5);
     zval v;
     *is_temp = 1;
-    if (!c->conn) return ht;
+    if (!c->target) return ht;
     ZVAL_STR_COPY(&v, c->display);
     zend_hash_str_update(ht, "server", sizeof("server") - 1, &v);
     ZVAL_STR_COPY(&v, c->prefix);
@@ -208,11 +205,7 @@ static HashTable *client_debug_info(zend_object *obj, int *is_temp)
     zend_hash_str_update(ht, "held", sizeof("held") - 1, &v);
     {
         /* How releases go on this connection: learned by its first call. */
-        dl_transport_t t = php_distlock_transport(c);
-        unsigned caps = t.caps ? t.caps(t.impl) : 0;
-        const char *path = !(caps & DL_CAP_KNOWN) ? "not known yet" : (caps & DL_CAP_NATIVE_CAD) ? "native (DELIFEQ)"
-                                                                                                : "script";
-        ZVAL_STRING(&v, path);
+        ZVAL_STRING(&v, dl_target_release_path(c->target));
         zend_hash_str_update(ht, "release_path", sizeof("release_path") - 1, &v);
     }
     return ht;
@@ -240,12 +233,27 @@ static zend_string *display_uri(const dl_server_config_t *s)
     return strpprintf(0, "redis://%s%s/%d", s->password ? "***@" : "", ep, s->has_db ? s->db : 0);
 }
 
+/* Every server as display_uri shows it; a Redlock's masters separated by ", ". */
+static zend_string *display_target(const dl_target_config_t *t)
+{
+    smart_str out = {0};
+    size_t i;
+    for (i = 0; i < t->n; i++) {
+        zend_string *one = display_uri(&t->servers[i]);
+        if (i) smart_str_appends(&out, ", ");
+        smart_str_append(&out, one);
+        zend_string_release(one);
+    }
+    smart_str_0(&out);
+    return out.s;
+}
+
 /* ---- shared operations ----------------------------------------------------- */
 
 static php_distlock_client *this_client(zval *this_ptr)
 {
     php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(this_ptr));
-    if (!c->conn) {
+    if (!c->target) {
         zend_throw_error(NULL, "DistLock object is not initialized");
         return NULL;
     }
@@ -267,7 +275,6 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
 {
     zval *zv = zend_hash_find(&c->held, name);
     php_distlock_held *h;
-    dl_transport_t t;
     dl_error_t err;
     int extended;
 
@@ -285,8 +292,7 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
     }
     /* Never shorten the lease an outer handle relies on. */
     if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
-    t = php_distlock_transport(c);
-    if (dl_lock_refresh(&t, h->lease, ttl_ms, &extended, &err) != DL_OK) {
+    if (dl_target_refresh(c->target, h->lease, ttl_ms, &extended, &err) != DL_OK) {
         php_distlock_throw(&err);
         return true;
     }
@@ -306,7 +312,6 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 {
     dl_acquire_opts_t opts;
     dl_acquire_result_t res;
-    dl_transport_t t;
     dl_error_t err;
     dl_lease_t *lease;
     php_distlock_held *h;
@@ -326,8 +331,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
     opts.interrupt_arg = NULL;
-    t = php_distlock_transport(c);
-    st = dl_lock_acquire(&t, lease, &opts, &res, &err);
+    st = dl_target_acquire(c->target, lease, &opts, &res, &err);
     DISTLOCK_G(stats).contended += res.contended;
     if (res.contended && wait_us > 0) DISTLOCK_G(stats).wait_time_us += res.waited_us;
     if (st != DL_OK || !res.acquired) {
@@ -359,7 +363,6 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
 {
     dl_error_t err;
     dl_lease_t *lease;
-    dl_transport_t t = php_distlock_transport(c);
     zval *zv;
     int released;
 
@@ -369,12 +372,12 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
         return -1;
     }
     lease->fair = c->fair;  /* a fair release hands over to the next waiter */
-    if (dl_lock_release(&t, lease, &released, &err) != DL_OK) {
+    if (dl_target_release(c->target, lease, &released, &err) != DL_OK) {
         dl_lease_free(lease);
         php_distlock_throw(&err);
         return -1;
     }
-    if (dl_lock_native(&t, lease)) DISTLOCK_G(stats).native_releases++;
+    if (dl_target_native(c->target, lease)) DISTLOCK_G(stats).native_releases++;
     dl_lease_free(lease);
     if (released) {
         DISTLOCK_G(stats).released++;
@@ -421,7 +424,7 @@ ZEND_METHOD(DistLock, __construct)
         Z_PARAM_ARRAY_HT(options)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (c->conn) {
+    if (c->target) {
         zend_throw_error(NULL, "DistLock object is already constructed");
         RETURN_THROWS();
     }
@@ -438,9 +441,9 @@ ZEND_METHOD(DistLock, __construct)
         RETURN_THROWS();
     }
     zval_ptr_dtor(&default_uri);
-    c->display = display_uri(&cfg.server);
-    c->conn = cfg.pool_id ? dl_pool_take(cfg.pool_id, &cfg.server, &err) : dl_conn_new(&cfg.server, &err);
-    if (!c->conn) {
+    c->display = display_target(&cfg.target);
+    c->target = cfg.pool_id ? dl_pool_take(cfg.pool_id, &cfg.target, &err) : dl_target_new(&cfg.target, &err);
+    if (!c->target) {
         php_distlock_config_free(&cfg);
         zend_string_release(c->display);
         c->display = NULL;
@@ -572,7 +575,6 @@ ZEND_METHOD(DistLock, restore)
     php_distlock_client *c;
     zend_string *name, *token;
     dl_lease_t *lease;
-    dl_transport_t t;
     dl_error_t err;
     int64_t pttl_ms;
     php_distlock_held *h;
@@ -594,10 +596,9 @@ ZEND_METHOD(DistLock, restore)
     }
     lease->fair = c->fair;
     lease->fencing = c->fencing;
-    t = php_distlock_transport(c);
     {
         int64_t sent_ns = dl_clock_now_ns();
-        if (dl_lock_status(&t, lease, &pttl_ms, &err) != DL_OK) {
+        if (dl_target_status(c->target, lease, &pttl_ms, &err) != DL_OK) {
             dl_lease_free(lease);
             php_distlock_throw(&err);
             RETURN_THROWS();
@@ -636,20 +637,18 @@ ZEND_METHOD(DistLock, restore)
 /* Runs a one-key operation (EXISTS, DEL) on prefix + name for a method taking
  * just a name. Returns its 0/1 result, or -1 after throwing. */
 static int name_op(zval *this_ptr, zend_string *name, const char *func,
-                   dl_status_t (*op)(const dl_transport_t *, const char *, size_t, int *, dl_error_t *),
+                   dl_status_t (*op)(dl_target_t *, const char *, size_t, int *, dl_error_t *),
                    php_distlock_client **client)
 {
     php_distlock_client *c = this_client(this_ptr);
     zend_string *key;
-    dl_transport_t t;
     dl_error_t err;
     dl_status_t st;
     int result = 0;
 
     if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name)) return -1;
     key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
-    t = php_distlock_transport(c);
-    st = op(&t, ZSTR_VAL(key), ZSTR_LEN(key), &result, &err);
+    st = op(c->target, ZSTR_VAL(key), ZSTR_LEN(key), &result, &err);
     zend_string_release(key);
     if (st != DL_OK) {
         php_distlock_throw(&err);
@@ -669,7 +668,7 @@ ZEND_METHOD(DistLock, isLocked)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    exists = name_op(ZEND_THIS, name, "DistLock::isLocked", dl_lock_exists, &c);
+    exists = name_op(ZEND_THIS, name, "DistLock::isLocked", dl_target_exists, &c);
     if (exists < 0) RETURN_THROWS();
     RETURN_BOOL(exists);
 }
@@ -685,7 +684,7 @@ ZEND_METHOD(DistLock, forceRelease)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    deleted = name_op(ZEND_THIS, name, "DistLock::forceRelease", dl_lock_delete, &c);
+    deleted = name_op(ZEND_THIS, name, "DistLock::forceRelease", dl_target_delete, &c);
     if (deleted < 0) RETURN_THROWS();
     /* Our own lease on it (if any) is gone. */
     zv = zend_hash_find(&c->held, name);
@@ -729,7 +728,6 @@ ZEND_METHOD(DistLock, refresh)
     bool ttl_null = true;
     int64_t ttl_ms;
     dl_lease_t *lease;
-    dl_transport_t t;
     dl_error_t err;
     int extended;
     zval *zv;
@@ -751,8 +749,7 @@ ZEND_METHOD(DistLock, refresh)
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
-    t = php_distlock_transport(c);
-    if (dl_lock_refresh(&t, lease, ttl_ms, &extended, &err) != DL_OK) {
+    if (dl_target_refresh(c->target, lease, ttl_ms, &extended, &err) != DL_OK) {
         dl_lease_free(lease);
         php_distlock_throw(&err);
         RETURN_THROWS();
@@ -779,7 +776,6 @@ ZEND_METHOD(DistLock, owner)
 {
     php_distlock_client *c;
     zend_string *name, *key;
-    dl_transport_t t;
     dl_error_t err;
     dl_status_t st;
     char *token;
@@ -793,8 +789,7 @@ ZEND_METHOD(DistLock, owner)
         RETURN_THROWS();
     }
     key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
-    t = php_distlock_transport(c);
-    st = dl_lock_owner(&t, ZSTR_VAL(key), ZSTR_LEN(key), &token, &token_len, &err);
+    st = dl_target_owner(c->target, ZSTR_VAL(key), ZSTR_LEN(key), &token, &token_len, &err);
     zend_string_release(key);
     if (st != DL_OK) {
         php_distlock_throw(&err);
@@ -811,7 +806,6 @@ ZEND_METHOD(DistLock, status)
     zend_string *name;
     dl_lease_t *lease;
     dl_lock_info_t info;
-    dl_transport_t t;
     dl_error_t err;
     dl_status_t st;
 
@@ -828,8 +822,7 @@ ZEND_METHOD(DistLock, status)
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
-    t = php_distlock_transport(c);
-    st = dl_lock_inspect(&t, lease, &info, &err);
+    st = dl_target_inspect(c->target, lease, &info, &err);
     dl_lease_free(lease);
     if (st != DL_OK) {
         php_distlock_throw(&err);

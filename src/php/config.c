@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#include "../core/dl_quorum.h"
+
 #include "zend_exceptions.h"
 
 #define CTOR "DistLock::__construct"
@@ -355,28 +357,39 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     return false;
 }
 
-/* The single URI out of $servers (a string or a list of one string). */
-static zend_string *single_uri(zval *servers)
+/* The URIs of $servers (a string, or a list of strings), in uris[0..*n). Throws on a bad shape. */
+static bool server_uris(zval *servers, zend_string ***uris, uint32_t *n)
 {
-    zval *first;
+    zval *item;
+    uint32_t i = 0;
     if (Z_TYPE_P(servers) == IS_STRING) {
-        return Z_STR_P(servers);
+        *uris = emalloc(sizeof(zend_string *));
+        (*uris)[0] = Z_STR_P(servers);
+        *n = 1;
+        return true;
     }
     if (zend_hash_num_elements(Z_ARRVAL_P(servers)) == 0) {
         zend_argument_value_error(1, "must not be empty");
-        return NULL;
+        return false;
     }
-    if (zend_hash_num_elements(Z_ARRVAL_P(servers)) > 1) {
-        zend_argument_value_error(1, "must hold exactly one URI: Redlock over several servers is not available in this version");
-        return NULL;
+    if (zend_hash_num_elements(Z_ARRVAL_P(servers)) == 2 ||
+        zend_hash_num_elements(Z_ARRVAL_P(servers)) > DL_QUORUM_MAX_NODES) {
+        zend_argument_value_error(1, "must hold one URI, or between %d and %d for Redlock (two masters survive no failure: "
+                                     "a quorum of 2 needs both)", DL_QUORUM_MIN_NODES, DL_QUORUM_MAX_NODES);
+        return false;
     }
-    first = zend_hash_get_current_data(Z_ARRVAL_P(servers));
-    ZVAL_DEREF(first);
-    if (Z_TYPE_P(first) != IS_STRING) {
-        zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(first));
-        return NULL;
-    }
-    return Z_STR_P(first);
+    *uris = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(servers)), sizeof(zend_string *), 0);
+    ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(servers), item) {
+        ZVAL_DEREF(item);
+        if (Z_TYPE_P(item) != IS_STRING) {
+            zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
+            efree(*uris);
+            return false;
+        }
+        (*uris)[i++] = Z_STR_P(item);
+    } ZEND_HASH_FOREACH_END();
+    *n = i;
+    return true;
 }
 
 static int64_t ini_us(double seconds)
@@ -384,18 +397,81 @@ static int64_t ini_us(double seconds)
     return (int64_t)llround(seconds * 1e6);
 }
 
-zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out)
+/* Parses one URI into *server (zeroed first). Throws on failure. */
+static bool parse_uri(zend_string *uri, uint32_t index, uint32_t n, dl_server_config_t *server)
 {
     dl_error_t err;
-    zend_string *uri, *key;
+    if (dl_uri_parse(ZSTR_VAL(uri), ZSTR_LEN(uri), server, &err) != DL_OK) {
+        /* The parser's message never quotes the URI, so no credentials leak here. */
+        if (n == 1) zend_argument_value_error(1, "must be a valid server URI: %s", err.msg);
+        else zend_argument_value_error(1, "must hold valid server URIs: URI #%u: %s", index + 1, err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* What neither the URI nor the options set: the INI timeouts. */
+static void server_defaults(dl_server_config_t *server)
+{
+    if (!server->has_connect_timeout) {
+        server->connect_timeout_us = ini_us(DISTLOCK_G(connect_timeout));
+        server->has_connect_timeout = 1;
+    }
+    if (!server->has_timeout) {
+        server->timeout_us = ini_us(DISTLOCK_G(timeout));
+        server->has_timeout = 1;
+    }
+}
+
+/*
+ * A further Redlock master: its URI, then the options that apply to servers
+ * (credentials, database, timeouts, TLS), under the same rules as the first
+ * one's (the URI wins). The options were checked on the first server already;
+ * the rest of what they set is dropped with the scratch configuration.
+ */
+static bool parse_more_server(zend_string *uri, uint32_t index, uint32_t n, HashTable *options,
+                              dl_server_config_t *server)
+{
+    php_distlock_config scratch;
+    zend_string *key;
+    zval *v;
+    bool ok = true;
+
+    memset(&scratch, 0, sizeof(scratch));
+    if (!parse_uri(uri, index, n, &scratch.server)) return false;
+    scratch.uri_credentials = scratch.server.password != NULL;
+    scratch.prefix = ZSTR_EMPTY_ALLOC();
+    if (options) {
+        ZEND_HASH_FOREACH_STR_KEY_VAL(options, key, v) {
+            if (!parse_option(key, v, &scratch)) {
+                ok = false;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    if (ok && scratch.server.username && !scratch.server.password) {
+        zend_argument_value_error(2, "option \"username\" needs a password too (URI #%u)", index + 1);
+        ok = false;
+    }
+    if (ok) {
+        server_defaults(&scratch.server);
+        *server = scratch.server;
+        memset(&scratch.server, 0, sizeof(scratch.server));
+    }
+    php_distlock_config_free(&scratch);
+    return ok;
+}
+
+zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out)
+{
+    zend_string **uris = NULL, *key;
+    uint32_t n = 0, i, j;
     zval *v;
 
     memset(out, 0, sizeof(*out));
-    uri = single_uri(servers);
-    if (!uri) return FAILURE;
-    if (dl_uri_parse(ZSTR_VAL(uri), ZSTR_LEN(uri), &out->server, &err) != DL_OK) {
-        /* The parser's message never quotes the URI, so no credentials leak here. */
-        zend_argument_value_error(1, "must be a valid server URI: %s", err.msg);
+    if (!server_uris(servers, &uris, &n)) return FAILURE;
+    if (!parse_uri(uris[0], 0, n, &out->server)) {
+        efree(uris);
         return FAILURE;
     }
     out->uri_credentials = out->server.password != NULL;
@@ -426,16 +502,43 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
         goto fail;
     }
     if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;
-    if (!out->server.has_connect_timeout) {
-        out->server.connect_timeout_us = ini_us(DISTLOCK_G(connect_timeout));
-        out->server.has_connect_timeout = 1;
+    server_defaults(&out->server);
+
+    /* The topology: one server, or Redlock over the masters of the list. */
+    out->target.servers = calloc(n, sizeof(*out->target.servers));
+    if (!out->target.servers) {
+        zend_throw_error(NULL, "out of memory");
+        goto fail;
     }
-    if (!out->server.has_timeout) {
-        out->server.timeout_us = ini_us(DISTLOCK_G(timeout));
-        out->server.has_timeout = 1;
+    out->target.kind = n == 1 ? DL_TARGET_SINGLE : DL_TARGET_REDLOCK;
+    out->target.servers[0] = out->server;
+    memset(&out->server, 0, sizeof(out->server));
+    out->target.n = 1;
+    for (i = 1; i < n; i++) {
+        char a[160], b[160];
+        if (!parse_more_server(uris[i], i, n, options, &out->target.servers[i])) goto fail;
+        out->target.n++;
+        dl_server_config_endpoint(&out->target.servers[i], a, sizeof(a));
+        for (j = 0; j < i; j++) {
+            dl_server_config_endpoint(&out->target.servers[j], b, sizeof(b));
+            if (strcmp(a, b) == 0) {
+                /* One server twice would count twice towards the quorum. */
+                zend_argument_value_error(1, "must not name a server twice: URIs #%u and #%u are both %s", j + 1, i + 1, a);
+                goto fail;
+            }
+        }
     }
+    if (out->target.kind == DL_TARGET_REDLOCK && (out->fencing || out->fair)) {
+        zend_argument_value_error(2, "option \"%s\" is not available with Redlock (several servers): %s",
+                                  out->fencing ? "fencing" : "fair",
+                                  out->fencing ? "independent masters share no counter, so their grants have no single order"
+                                               : "independent masters share no queue to hand the lock over in");
+        goto fail;
+    }
+    efree(uris);
     return SUCCESS;
 fail:
+    efree(uris);
     php_distlock_config_free(out);
     return FAILURE;
 }
@@ -443,6 +546,7 @@ fail:
 void php_distlock_config_free(php_distlock_config *cfg)
 {
     dl_server_config_free(&cfg->server);
+    dl_target_config_free(&cfg->target);
     free(cfg->pool_id);
     if (cfg->prefix) zend_string_release(cfg->prefix);
     if (cfg->resources) {

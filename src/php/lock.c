@@ -54,7 +54,6 @@ static void deferred_release_done(int released, dl_status_t st)
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 {
     php_distlock_held *h = l->held;
-    dl_transport_t t;
     dl_error_t err;
     dl_status_t st;
     int released = 0;
@@ -74,17 +73,16 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
         end_share(l);  /* an outer handle still holds the lease */
         return 1;
     }
-    t = php_distlock_transport(l->owner);
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
         php_distlock_client_forget(l->owner, l->name, h);   /* the watchdog stops before the write */
-        dl_lock_release_deferred(&t, h->lease, deferred_release_done);
+        dl_target_release_deferred(l->owner->target, h->lease, deferred_release_done);
         end_share(l);
         return 1;
     }
-    st = dl_lock_release(&t, h->lease, &released, &err);
-    if (st == DL_OK && dl_lock_native(&t, h->lease)) DISTLOCK_G(stats).native_releases++;
+    st = dl_target_release(l->owner->target, h->lease, &released, &err);
+    if (st == DL_OK && dl_target_native(l->owner->target, h->lease)) DISTLOCK_G(stats).native_releases++;
     if (st != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */
@@ -107,13 +105,11 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 static int64_t lease_status(php_distlock_lock *l)
 {
     php_distlock_held *h = l->held;
-    dl_transport_t t;
     dl_error_t err;
     int64_t pttl_ms;
 
     if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, l->name, h)) return -1;
-    t = php_distlock_transport(l->owner);
-    if (dl_lock_status(&t, h->lease, &pttl_ms, &err) != DL_OK) {
+    if (dl_target_status(l->owner->target, h->lease, &pttl_ms, &err) != DL_OK) {
         php_distlock_throw(&err);
         return -2;
     }
@@ -223,7 +219,6 @@ ZEND_METHOD(DistLock_Lock, refresh)
     double ttl = 0;
     bool ttl_null = true;
     int64_t ttl_ms;
-    dl_transport_t t;
     dl_error_t err;
     int extended;
 
@@ -237,8 +232,7 @@ ZEND_METHOD(DistLock_Lock, refresh)
     }
     if (!usable(l)) RETURN_FALSE;
     if (ttl_null) ttl_ms = l->held->lease->ttl_ms;
-    t = php_distlock_transport(l->owner);
-    if (dl_lock_refresh(&t, l->held->lease, ttl_ms, &extended, &err) != DL_OK) {
+    if (dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err) != DL_OK) {
         php_distlock_throw(&err);
         RETURN_THROWS();
     }

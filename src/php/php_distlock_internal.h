@@ -11,6 +11,7 @@
 #include "../core/dl_conn.h"
 #include "../core/dl_lock.h"
 #include "../core/dl_pool.h"
+#include "../core/dl_target.h"
 #include "../core/dl_uri.h"
 #include "../core/dl_watchdog.h"
 
@@ -51,7 +52,7 @@ typedef struct php_distlock_held {
 
 /* The DistLock object. */
 typedef struct php_distlock_client {
-    dl_conn_t *conn;
+    dl_target_t *target;        /* the server, or the Redlock masters */
     char *pool_id;              /* persistent: the pool the connection goes back to (malloc'd) */
     zend_string *prefix;
     int64_t ttl_ms;
@@ -67,7 +68,7 @@ typedef struct php_distlock_client {
     HashTable held;             /* lock name => php_distlock_held* */
     zend_string *display;       /* the server URI without credentials, for debug output */
     struct php_distlock_client *prev, *next;  /* DISTLOCK_G(clients) registry */
-    bool closed;                /* freed: handles must not touch conn or held */
+    bool closed;                /* freed: handles must not touch target or held */
     zend_object std;
 } php_distlock_client;
 
@@ -93,7 +94,8 @@ static inline php_distlock_lock *php_distlock_lock_from(zend_object *obj)
 
 /* Parsed constructor arguments. */
 typedef struct php_distlock_config {
-    dl_server_config_t server;
+    dl_server_config_t server;      /* while parsing: the first URI with the options applied */
+    dl_target_config_t target;      /* the result: every server, and the topology */
     zend_string *prefix;
     int64_t ttl_ms;
     int64_t wait_us;
@@ -164,11 +166,6 @@ void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_d
  * request end or the instance's reentrancy) and no longer renewed. */
 void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h);
 
-/* A transport on the instance's connection. */
-static inline dl_transport_t php_distlock_transport(php_distlock_client *c)
-{
-    return dl_conn_transport(c->conn);
-}
 
 /* Releases every lease of every live client of this request (RSHUTDOWN). */
 void php_distlock_release_all(void);
