@@ -453,7 +453,7 @@ static void doublegrant(int min_replicas)
     kill(rpid, SIGCONT);
     b = master_conn(s, "timeout=2&connect_timeout=1");
     took = lock_until_granted(b, "dg", 0, 60, &lb, &errors);
-    acquired_b = took >= 0;
+    acquired_b = took >= 0 && admin_int(rport, 2, "EXISTS", "lock:dg") == 1;
     check(acquired_b, "after the promotion (%.2f s) client B acquired 'dg' on 127.0.0.1:%d", took, rport);
     if (min_replicas == 0) {
         check(acquired_a && acquired_b && dl_lease_validity_us(la) > 0,
