@@ -10,28 +10,56 @@
 #include "dl_lock.h"
 #include "dl_pending.h"
 #include "dl_proc.h"
+#include "dl_replicas.h"
 #include "dl_script.h"
 #include "dl_token.h"
 
-/* One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock). */
-static dl_status_t try_set(const dl_transport_t *t, const dl_lease_t *lease, int *acquired, dl_error_t *err)
+/*
+ * min_replicas: judges the WAIT that went with a grant. Fewer acknowledgements
+ * than asked (or WAIT refused): the grant is released with the same token (a
+ * failover now could hand the name to someone else while we believed we held
+ * it) and the error returned, *acquired = 0.
+ */
+static dl_status_t check_replicated(const dl_transport_t *t, dl_lease_t *lease, const dl_reply_t *wait_r,
+                                    int *acquired, dl_error_t *err)
+{
+    dl_status_t st = dl_replicas_check(t, lease, wait_r, "the grant; it was released", err);
+    if (st != DL_OK) {
+        dl_error_t ignored;
+        dl_reply_t r;
+        dl_script_run(t, dl_script_release_for(lease), lease, 0, 0, 0, DL_RETRY_ANY, &r, &ignored);
+        dl_reply_free(&r);
+        *acquired = 0;
+    }
+    return st;
+}
+
+/* One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock).
+ * With min_replicas, WAIT goes in the same round trip. */
+static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acquired, dl_error_t *err)
 {
     char ttlbuf[24];
     const char *argv[6] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf};
     size_t argvlen[6] = {3, lease->key_len, lease->token_len, 2, 2, 0};
-    dl_cmd_t cmd;
-    dl_reply_t r;
+    dl_replicas_wait_t w;
+    dl_cmd_t cmds[2];
+    dl_reply_t r[2];
+    size_t n = 1;
     dl_status_t st;
 
     argvlen[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
-    cmd.argc = 6; cmd.argv = argv; cmd.argvlen = argvlen;
-    st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
+    cmds[0].argc = 6; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
+    if (dl_replicas_wanted(lease)) cmds[n++] = dl_replicas_wait_cmd(&w, lease);
+    memset(r, 0, sizeof(r));
+    st = dl_call_timed(t, n, cmds, r, DL_RETRY_NEVER, dl_replicas_extra_us(lease), err);
     if (st == DL_OK) {
-        if (r.type == DL_REPLY_STATUS) *acquired = 1;
-        else if (r.type == DL_REPLY_NIL) *acquired = 0;
-        else st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "SET", err) : dl_unexpected(t, "SET", err);
+        if (r[0].type == DL_REPLY_STATUS) *acquired = 1;
+        else if (r[0].type == DL_REPLY_NIL) *acquired = 0;
+        else st = r[0].type == DL_REPLY_ERROR ? dl_server_error(t, &r[0], "SET", err) : dl_unexpected(t, "SET", err);
     }
-    dl_reply_free(&r);
+    if (st == DL_OK && *acquired && n == 2) st = check_replicated(t, lease, &r[1], acquired, err);
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
     return st;
 }
 
@@ -42,8 +70,17 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
                               int64_t *holder_pttl_ms, dl_error_t *err)
 {
     const dl_script_t *s = lease->fair ? &DL_FAIR_ACQUIRE_SCRIPT : &DL_ACQUIRE_SCRIPT;
-    dl_reply_t r;
-    dl_status_t st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
+    dl_reply_t r, wait_r;
+    dl_status_t st;
+    memset(&wait_r, 0, sizeof(wait_r));
+    if (dl_replicas_wanted(lease)) {
+        dl_replicas_wait_t w;
+        dl_cmd_t wait_cmd = dl_replicas_wait_cmd(&w, lease);
+        st = dl_script_run_then(t, s, lease, lease->ttl_ms, waiting, DL_RETRY_NEVER, &wait_cmd,
+                                dl_replicas_extra_us(lease), &r, &wait_r, err);
+    } else {
+        st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
+    }
     if (st == DL_OK) {
         if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
             r.element[1].type == DL_REPLY_INTEGER) {
@@ -54,7 +91,9 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
             st = dl_unexpected(t, s->what, err);
         }
     }
+    if (st == DL_OK && *acquired && dl_replicas_wanted(lease)) st = check_replicated(t, lease, &wait_r, acquired, err);
     dl_reply_free(&r);
+    dl_reply_free(&wait_r);
     return st;
 }
 

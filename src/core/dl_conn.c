@@ -35,6 +35,8 @@ struct dl_conn {
     dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
 #endif
     char endpoint[128];
+    dl_conn_resolve_fn resolve;  /* NULL: the configured address; else asked before each connect (Sentinel) */
+    void *resolve_arg;
 };
 
 static struct timeval us_to_tv(int64_t us)
@@ -258,9 +260,18 @@ fail:
 }
 #endif
 
+/* The role a ROLE reply names ("master", "slave", "sentinel"), or NULL. */
+static const char *role_of(const redisReply *r)
+{
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || r->element[0]->type != REDIS_REPLY_STRING) return NULL;
+    return r->element[0]->str;
+}
+
 /* Opens the context, runs the TLS handshake (rediss://), and runs AUTH and
- * SELECT (pipelined: one round trip). */
-static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
+ * SELECT (pipelined: one round trip). With a resolver, ROLE goes in the same
+ * round trip, and a node that is not a master is closed: *not_master = 1, with
+ * its role in err's message. */
+static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err)
 {
     struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
 #ifdef DL_HAVE_TLS
@@ -309,16 +320,40 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
         redisAppendCommandArgv(c->ctx, 2, argv, argvlen);
         pending++;
     }
+    if (c->resolve) {
+        /* Read last: nothing but AUTH and SELECT reaches the node before its role is known. */
+        redisAppendCommand(c->ctx, "ROLE");
+        pending++;
+    }
     for (i = 0; i < pending; i++) {
         redisReply *r = NULL;
         int is_auth = c->cfg.password && i == 0;
+        int is_role = c->resolve && i == pending - 1;
         errno = 0;
         if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
             saved_errno = errno;
-            fail_ctx(c, saved_errno, is_auth ? "during AUTH" : "during SELECT", err);
+            fail_ctx(c, saved_errno, is_role ? "during ROLE" : is_auth ? "during AUTH" : "during SELECT", err);
             /* The command never completed: a connect failure, in code and message alike. */
             if (err) err->code = DL_ERR_CONNECT;
             return DL_ERR_CONNECT;
+        }
+        if (is_role) {
+            const char *role = role_of(r);
+            if (!role || strcmp(role, "master") != 0) {
+                if (r->type == REDIS_REPLY_ERROR) {
+                    dl_error_set(err, DL_ERR_CONNECT, "Cannot check the role of Redis at %s (nothing is written to a node"
+                                 " that may be a replica): ROLE: %.*s", c->endpoint, (int)(r->len > 120 ? 120 : r->len), r->str);
+                } else {
+                    dl_error_set(err, DL_ERR_CONNECT, "Redis at %s is not a master (ROLE: %.20s)", c->endpoint,
+                                 role ? role : "unexpected reply");
+                    if (not_master) *not_master = 1;
+                }
+                freeReplyObject(r);
+                dl_conn_close(c);
+                return DL_ERR_CONNECT;
+            }
+            freeReplyObject(r);
+            continue;
         }
         if (r->type == REDIS_REPLY_ERROR) {
             /* The server's message (e.g. WRONGPASS ...) never quotes the password. */
@@ -332,6 +367,81 @@ static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
         freeReplyObject(r);
     }
     return DL_OK;
+}
+
+void dl_conn_set_resolver(dl_conn_t *c, dl_conn_resolve_fn fn, void *arg)
+{
+    c->resolve = fn;
+    c->resolve_arg = arg;
+}
+
+/* Points c at host:port (a resolver's answer) for the next connect. */
+static dl_status_t conn_set_address(dl_conn_t *c, const char *host, int port, dl_error_t *err)
+{
+    if (!c->cfg.host || strcmp(c->cfg.host, host) != 0) {
+        char *h = strdup(host);
+        if (!h) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        free(c->cfg.host);
+        c->cfg.host = h;
+#ifdef DL_HAVE_TLS
+        /* The TLS context checks the name it was made for: a new host needs a new one. */
+        if (!c->cfg.tls_server_name) {
+            dl_tls_free(c->tls);
+            c->tls = NULL;
+        }
+#endif
+    }
+    c->cfg.port = port;
+    dl_server_config_endpoint(&c->cfg, c->endpoint, sizeof(c->endpoint));
+    return DL_OK;
+}
+
+/*
+ * Connects: to the configured address; or, with a resolver, to the address
+ * it answers now, asking again (after DL_CONN_ROLE_RETRY_US) while the node
+ * found is not a master, until the connect timeout is spent.
+ */
+static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
+{
+    int64_t deadline_ns;
+    if (!c->resolve) return conn_open_once(c, NULL, err);
+    deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+    for (;;) {
+        char host[256];
+        int port = 0, not_master = 0;
+        dl_status_t st = c->resolve(c->resolve_arg, host, sizeof(host), &port, err);
+        if (st != DL_OK) return st;
+        if (port < 1 || port > 65535 || !host[0]) {
+            return dl_error_set(err, DL_ERR_CONNECT, "the resolver of %s answered no usable address", c->endpoint);
+        }
+        if ((st = conn_set_address(c, host, port, err)) != DL_OK) return st;
+        st = conn_open_once(c, &not_master, err);
+        if (st == DL_OK || !not_master) return st;
+        if (dl_clock_now_ns() + (int64_t)DL_CONN_ROLE_RETRY_US * 1000 >= deadline_ns) {
+            char why[DL_ERR_MSG_MAX];
+            snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+            return dl_error_set(err, DL_ERR_CONNECT, "%s, and no master was found within the %.3f s connect timeout",
+                                why, c->cfg.connect_timeout_us / 1e6);
+        }
+        dl_clock_sleep_us(DL_CONN_ROLE_RETRY_US);
+    }
+}
+
+/* READONLY: the node we write to became a replica (a failover). */
+static int is_readonly(const redisReply *r)
+{
+    return r->type == REDIS_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "READONLY", 8) == 0;
+}
+
+/* With a resolver, a READONLY reply drops the connection (the next one asks
+ * where the master is now) and fails the call as a transport failure, so the
+ * core's retry rules apply (dl_conn_set_resolver). */
+static dl_status_t fail_readonly(dl_conn_t *c, dl_error_t *err)
+{
+    dl_error_set(err, DL_ERR_IO, "Redis at %s answered READONLY: it is a replica now (a failover); the connection was"
+                 " dropped and the next one asks where the master is", c->endpoint);
+    dl_conn_close(c);
+    return DL_ERR_IO;
 }
 
 dl_transport_t dl_conn_transport(dl_conn_t *c);
@@ -410,6 +520,10 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             saved_errno = errno;
             return fail_ctx(c, saved_errno, "while reading the reply", err);
         }
+        if (c->resolve && is_readonly(r)) {
+            freeReplyObject(r);
+            return fail_readonly(c, err);
+        }
         st = convert_reply(r, &replies[i]);
         freeReplyObject(r);
         if (st != DL_OK) {
@@ -471,6 +585,10 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
     if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
         saved_errno = errno;
         return fail_ctx(c, saved_errno, "while reading a deferred reply", err);
+    }
+    if (c->resolve && is_readonly(r)) {
+        freeReplyObject(r);
+        return fail_readonly(c, err);
     }
     st = convert_reply(r, reply);
     freeReplyObject(r);

@@ -78,6 +78,43 @@ int dl_conn_is_connected(const dl_conn_t *c);
 /* The effective read/write timeout, µs. */
 int64_t dl_conn_timeout_us(const dl_conn_t *c);
 
+/*
+ * Where the server of a connection is now: fills host[0..host_size) with a
+ * NUL-terminated host name or address and *port (1..65535). Returns DL_OK, or
+ * an error code with err set (e.g. DL_ERR_CONNECT: no sentinel answered),
+ * which the connect then reports as its own.
+ */
+typedef dl_status_t (*dl_conn_resolve_fn)(void *arg, char *host, size_t host_size, int *port, dl_error_t *err);
+
+#define DL_CONN_ROLE_RETRY_US 100000   /* pause before asking again when the node found is not a master */
+
+/*
+ * Makes c find its server through fn(arg) (dl_sentinel_resolve, for Sentinel)
+ * before every connect and reconnect, so that each new connection asks again
+ * and follows a failover. c must be a TCP configuration: its host and port are
+ * replaced by each answer; credentials, database, timeouts and TLS settings
+ * stay (with TLS and no tls_server_name, the name checked is each answer's
+ * host). fn NULL turns resolution off (the last address stays).
+ *
+ * Each connect then also sends ROLE, in the round trip of AUTH and SELECT,
+ * and writes nothing else until it answered "master": a node that is not one
+ * (a sentinel's stale answer during a failover, a demoted master) is closed,
+ * and after DL_CONN_ROLE_RETRY_US the resolver is asked again, until the
+ * connect timeout is spent: then DL_ERR_CONNECT "... is not a master". A
+ * ROLE refused (an ACL without +role) is DL_ERR_CONNECT too: the role cannot
+ * be checked, so nothing is written. Source: the "Sentinel clients" guidelines
+ * of redis.io (steps 2 and 3: ask a sentinel, then verify with ROLE).
+ *
+ * A -READONLY reply on such a connection (the node became a replica after we
+ * connected: a failover) drops the connection and makes the call fail with
+ * DL_ERR_IO, a transport failure: the lock core's retry rules apply
+ * (release and refresh are sent once more, on a new, re-resolved connection;
+ * an acquire is undone there and reported as the error). Without a resolver,
+ * READONLY stays an error reply (DL_ERR_SERVER in the core), as before.
+ * fn and arg must outlive c (or be replaced first).
+ */
+void dl_conn_set_resolver(dl_conn_t *c, dl_conn_resolve_fn fn, void *arg);
+
 /* "0.14.1": the hiredis version this build was compiled against. */
 const char *dl_conn_hiredis_version(void);
 

@@ -8,6 +8,7 @@
 #include "dl_key.h"
 #include "dl_pending.h"
 #include "dl_proc.h"
+#include "dl_replicas.h"
 #include "dl_script.h"
 #include "dl_token.h"
 
@@ -178,6 +179,8 @@ dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
     if (!l) return NULL;
     l->fencing = lease->fencing;
     l->fair = lease->fair;
+    l->min_replicas = lease->min_replicas;
+    l->replica_timeout_ms = lease->replica_timeout_ms;
     l->fence = lease->fence;
     l->valid_until_ns = lease->valid_until_ns;
     l->pid = lease->pid;
@@ -335,13 +338,51 @@ dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *
     return st;
 }
 
+/* The refresh with WAIT behind it, in one round trip: *r as the refresh's
+ * 1/0; fewer acknowledgements than asked (for an extension): DL_ERR_REPLICATION. */
+static dl_status_t refresh_replicated(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, long long *r,
+                                      dl_error_t *err)
+{
+    dl_replicas_wait_t w;
+    dl_cmd_t wait_cmd = dl_replicas_wait_cmd(&w, lease);
+    dl_reply_t rep[2];
+    dl_status_t st;
+    int ext = 0;
+
+    if (dl_lock_native(t, lease)) {
+        native_refresh_t nr;
+        dl_cmd_t cmds[2];
+        cmds[0] = native_refresh_cmd(&nr, lease, ttl_ms);
+        cmds[1] = wait_cmd;
+        st = dl_call_timed(t, 2, cmds, rep, DL_RETRY_ANY, dl_replicas_extra_us(lease), err);
+        if (st == DL_OK) st = native_refresh_result(t, &rep[0], &ext, err);
+    } else {
+        st = dl_script_run_then(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, 0, DL_RETRY_ANY, &wait_cmd,
+                                dl_replicas_extra_us(lease), &rep[0], &rep[1], err);
+        if (st == DL_OK) {
+            if (rep[0].type == DL_REPLY_INTEGER) ext = rep[0].integer == 1;
+            else st = dl_unexpected(t, DL_REFRESH_SCRIPT.what, err);
+        }
+    }
+    /* Not ours any more: nothing was written, so what WAIT says does not matter. */
+    if (st == DL_OK && ext) {
+        st = dl_replicas_check(t, lease, &rep[1], "the refresh; on the master the lease was extended", err);
+    }
+    *r = ext;
+    dl_reply_free(&rep[0]);
+    dl_reply_free(&rep[1]);
+    return st;
+}
+
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
                             dl_error_t *err)
 {
     long long r = 0;
     int64_t sent_ns = dl_clock_now_ns();
     dl_status_t st;
-    if (dl_lock_native(t, lease)) {
+    if (dl_replicas_wanted(lease)) {
+        st = refresh_replicated(t, lease, ttl_ms, &r, err);
+    } else if (dl_lock_native(t, lease)) {
         native_refresh_t nr;
         dl_cmd_t cmd = native_refresh_cmd(&nr, lease, ttl_ms);
         dl_reply_t rep;

@@ -66,6 +66,10 @@ typedef struct dl_lease {
     size_t my_wake_key_len;
     int fencing;              /* set by the caller before acquiring: grant a fencing token */
     int fair;                 /* set by the caller before acquiring: FIFO hand-over */
+    /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
+     * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */
+    int min_replicas;
+    int64_t replica_timeout_ms;   /* WAIT's timeout, ms (>= 1; the call's read timeout grows by it) */
     long long fence;          /* the fencing token of this grant (0: none) */
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
     int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl */
@@ -129,6 +133,11 @@ typedef struct dl_acquire_result {
  * that error the lease is undone with the same token (one EVAL on a fresh
  * connection: it must not depend on the script cache); if that fails too, the
  * key still expires after ttl_ms. Success is reported only when seen.
+ *
+ * lease->min_replicas > 0: every attempt carries WAIT in its round trip; a
+ * grant that fewer replicas acknowledged is released (same token) and
+ * DL_ERR_REPLICATION returned ("N of M replicas acknowledged within T ms"); a
+ * WAIT refused (error reply) undoes the grant too, as DL_ERR_SERVER.
  */
 dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                             dl_acquire_result_t *res, dl_error_t *err);
@@ -187,7 +196,12 @@ dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *
 dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
                                  dl_error_t *err);
 
-/* Compare-and-PEXPIRE to ttl_ms. *extended = 1 (lease ttl/validity updated) or 0 when not ours. */
+/*
+ * Compare-and-PEXPIRE to ttl_ms. *extended = 1 (lease ttl/validity updated) or 0 when not ours.
+ * lease->min_replicas > 0: WAIT in the same round trip; fewer acknowledgements
+ * than asked: DL_ERR_REPLICATION, *extended = 0 and the lease's fields kept (on
+ * the master the key was extended: it is left so, still ours until it expires).
+ */
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
                             dl_error_t *err);
 

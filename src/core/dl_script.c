@@ -42,19 +42,25 @@ dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t 
                         what);
 }
 
-static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
-                                 dl_retry_t retry, int *retried, dl_error_t *err)
+static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                                       dl_retry_t retry, int64_t extra_timeout_us, int *retried, dl_error_t *err)
 {
     /* Replies still owed (deferred releases) are read first, in the same round trip. */
-    dl_status_t st = dl_pending_call(t, n, cmds, replies, 0, err);
+    dl_status_t st = dl_pending_call(t, n, cmds, replies, extra_timeout_us, err);
     if (st != DL_OK && dl_status_is_transport_failure(st) &&
         (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
         for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
         if (retried) *retried = 1;
-        st = t->call(t->impl, n, cmds, replies, 0, err);
+        st = t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
     }
     return st;
+}
+
+static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                                 dl_retry_t retry, int *retried, dl_error_t *err)
+{
+    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, err);
 }
 
 dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
@@ -291,5 +297,40 @@ done:
     free(r);
     free(again);
     free(idx);
+    return st;
+}
+
+dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                          dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err)
+{
+    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, err);
+}
+
+dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                               int waiting, dl_retry_t retry, const dl_cmd_t *then, int64_t extra_timeout_us,
+                               dl_reply_t *r, dl_reply_t *then_r, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmds[2];
+    dl_reply_t replies[2];
+    dl_status_t st;
+
+    build(&sc, s, lease, ttl_ms, waiting);
+    cmds[0] = as_cmd(&sc);
+    cmds[1] = *then;
+    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+    if (st == DL_OK && is_noscript(&replies[0])) {
+        /* The script did not run; `then` did, harmlessly (a WAIT): both again, the script by EVAL. */
+        dl_reply_free(&replies[0]);
+        dl_reply_free(&replies[1]);
+        use_eval(&sc, s);
+        cmds[0] = as_cmd(&sc);
+        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+    }
+    *r = replies[0];
+    *then_r = replies[1];
+    if (st == DL_OK && r->type == DL_REPLY_ERROR) {
+        st = dl_server_error(t, r, s->what, err);
+    }
     return st;
 }

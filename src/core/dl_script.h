@@ -117,4 +117,23 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
 dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
 
+/*
+ * dl_call with the read timeout of the call (and of its retry) extended by
+ * extra_timeout_us (for a blocking command in the pipeline, e.g. WAIT).
+ */
+dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                          dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err);
+
+/*
+ * dl_script_run (never forced to EVAL) with the command `then` written behind
+ * the script in the same round trip (min_replicas: WAIT), the read timeout
+ * extended by extra_timeout_us. *r is the script's reply, *then_r that of
+ * `then` (the caller frees both, also on failure). On NOSCRIPT both are sent
+ * again, the script by EVAL: `then` must be harmless to repeat. An error reply
+ * of the script is DL_ERR_SERVER; one of `then` is left to the caller.
+ */
+dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                               int waiting, dl_retry_t retry, const dl_cmd_t *then, int64_t extra_timeout_us,
+                               dl_reply_t *r, dl_reply_t *then_r, dl_error_t *err);
+
 #endif
