@@ -7,13 +7,15 @@
 #include "dl_conn.h"
 #include "dl_pending.h"
 #include "dl_quorum.h"
+#include "dl_sentinel.h"
 
 struct dl_target {
     dl_target_config_t cfg;     /* a copy: the connections own theirs */
     size_t n;
     dl_conn_t **conn;           /* n */
     dl_quorum_t quorum;         /* Redlock: one node per connection */
-    dl_transport_t single;      /* SINGLE: the transport of conn[0] */
+    dl_transport_t single;      /* SINGLE, SENTINEL: the transport of conn[0] */
+    dl_sentinel_t *sentinel;    /* SENTINEL: the resolver conn[0] asks (outlives it) */
     char endpoint[256];
 };
 
@@ -24,6 +26,8 @@ void dl_target_config_free(dl_target_config_t *cfg)
     size_t i;
     for (i = 0; cfg->servers && i < cfg->n; i++) dl_server_config_free(&cfg->servers[i]);
     free(cfg->servers);
+    free(cfg->service);
+    dl_server_config_free(&cfg->master);
     memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -42,6 +46,14 @@ dl_status_t dl_target_config_copy(dl_target_config_t *dst, const dl_target_confi
         }
     }
     dst->n = src->n;
+    if (src->service && !(dst->service = strdup(src->service))) {
+        dl_target_config_free(dst);
+        return DL_ERR_NOMEM;
+    }
+    if (src->kind == DL_TARGET_SENTINEL && dl_server_config_copy(&dst->master, &src->master) != DL_OK) {
+        dl_target_config_free(dst);
+        return DL_ERR_NOMEM;
+    }
     return DL_OK;
 }
 
@@ -52,15 +64,51 @@ int dl_target_config_same(const dl_target_config_t *a, const dl_target_config_t 
     for (i = 0; i < a->n; i++) {
         if (!dl_server_config_same(&a->servers[i], &b->servers[i])) return 0;
     }
+    if (a->kind == DL_TARGET_SENTINEL) {
+        return strcmp(a->service, b->service) == 0 && dl_server_config_same(&a->master, &b->master);
+    }
     return 1;
 }
 
 /* ---- life cycle -------------------------------------------------------------- */
 
+/* SENTINEL: a resolver over the sentinels, and one connection to whichever node is the master. */
+static dl_target_t *sentinel_new(dl_target_config_t *cfg, dl_error_t *err)
+{
+    dl_target_t *tg = calloc(1, sizeof(*tg));
+    size_t i, used;
+    if (tg) tg->conn = calloc(1, sizeof(*tg->conn));
+    if (!tg || !tg->conn || dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
+        if (tg) free(tg->conn);
+        free(tg);
+        dl_target_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    tg->sentinel = dl_sentinel_new(cfg->service, strlen(cfg->service), cfg->servers, cfg->n, err);
+    if (tg->sentinel) tg->conn[0] = dl_sentinel_conn_new(tg->sentinel, &cfg->master, err);
+    dl_target_config_free(cfg);
+    if (!tg->conn[0]) {
+        dl_target_free(tg);
+        return NULL;
+    }
+    tg->n = 1;
+    tg->single = dl_conn_transport(tg->conn[0]);
+    used = (size_t)snprintf(tg->endpoint, sizeof(tg->endpoint), "Sentinel service %s (", dl_sentinel_name(tg->sentinel));
+    for (i = 0; i < dl_sentinel_count(tg->sentinel) && used < sizeof(tg->endpoint); i++) {
+        used += (size_t)snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, "%s%s", i ? ", " : "",
+                                 dl_sentinel_endpoint(tg->sentinel, i));
+    }
+    if (used < sizeof(tg->endpoint)) snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, ")");
+    return tg;
+}
+
 dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err)
 {
     dl_target_t *tg;
     size_t i;
+
+    if (cfg->kind == DL_TARGET_SENTINEL) return sentinel_new(cfg, err);
 
     if (cfg->n == 0 || (cfg->kind == DL_TARGET_SINGLE && cfg->n != 1) ||
         (cfg->kind == DL_TARGET_REDLOCK && (cfg->n < DL_QUORUM_MIN_NODES || cfg->n > DL_QUORUM_MAX_NODES))) {
@@ -120,6 +168,7 @@ void dl_target_free(dl_target_t *tg)
     size_t i;
     if (!tg) return;
     for (i = 0; i < tg->n; i++) dl_conn_free(tg->conn[i]);
+    dl_sentinel_free(tg->sentinel);   /* after the connection that asks it */
     free(tg->conn);
     free(tg->quorum.node);
     dl_target_config_free(&tg->cfg);

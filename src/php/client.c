@@ -238,6 +238,11 @@ static zend_string *display_target(const dl_target_config_t *t)
 {
     smart_str out = {0};
     size_t i;
+    if (t->kind == DL_TARGET_SENTINEL) {
+        zend_string *m = display_uri(&t->master);
+        smart_str_append_printf(&out, "sentinel service %s (master: %s) via ", t->service, ZSTR_VAL(m));
+        zend_string_release(m);
+    }
     for (i = 0; i < t->n; i++) {
         zend_string *one = display_uri(&t->servers[i]);
         if (i) smart_str_appends(&out, ", ");
@@ -327,6 +332,8 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     }
     lease->fencing = c->fencing;
     lease->fair = c->fair;
+    lease->min_replicas = c->min_replicas;
+    lease->replica_timeout_ms = c->replica_timeout_ms;
     opts.wait_us = wait_us;
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
@@ -457,6 +464,8 @@ ZEND_METHOD(DistLock, __construct)
     c->fencing = cfg.fencing;
     c->fair = cfg.fair;
     c->defer_release = cfg.defer_release;
+    c->min_replicas = cfg.min_replicas;
+    c->replica_timeout_ms = cfg.replica_timeout_ms;
     c->watchdog = cfg.watchdog;
     c->on_lost_throw = cfg.on_lost_throw;
     c->max_hold_us = cfg.max_hold_us;
@@ -596,6 +605,8 @@ ZEND_METHOD(DistLock, restore)
     }
     lease->fair = c->fair;
     lease->fencing = c->fencing;
+    lease->min_replicas = c->min_replicas;
+    lease->replica_timeout_ms = c->replica_timeout_ms;
     {
         int64_t sent_ns = dl_clock_now_ns();
         if (dl_target_status(c->target, lease, &pttl_ms, &err) != DL_OK) {

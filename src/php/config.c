@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "../core/dl_quorum.h"
+#include "../core/dl_sentinel.h"
 
 #include "zend_exceptions.h"
 
@@ -329,6 +330,45 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     if (zend_string_equals_literal(key, "defer_release")) {
         return option_bool(k, v, &out->defer_release);
     }
+    if (zend_string_equals_literal(key, "sentinel")) {
+        char *name = NULL;
+        if (!option_cstring(k, v, &name)) return false;
+        if (strlen(name) == 0 || strlen(name) > DL_SENTINEL_NAME_MAX) {
+            free(name);
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"sentinel\" must be a master name of 1 to %d bytes",
+                             DL_SENTINEL_NAME_MAX);
+            return false;
+        }
+        free(out->sentinel);
+        out->sentinel = name;
+        return true;
+    }
+    if (zend_string_equals_literal(key, "sentinel_username") || zend_string_equals_literal(key, "sentinel_password")) {
+        char **slot = k[9] == 'u' ? &out->sentinel_username : &out->sentinel_password, *value = NULL;
+        if (!option_cstring(k, v, &value)) return false;
+        free(*slot);
+        *slot = value;
+        return true;
+    }
+    if (zend_string_equals_literal(key, "min_replicas")) {
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) != IS_LONG) {
+            zend_type_error(CTOR "(): Argument #2 ($options) option \"min_replicas\" must be of type int, %s given", zend_zval_type_name(v));
+            return false;
+        }
+        if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > PHP_DISTLOCK_MAX_REPLICAS) {
+            zend_value_error(CTOR "(): Argument #2 ($options) option \"min_replicas\" must be between 0 and %d", PHP_DISTLOCK_MAX_REPLICAS);
+            return false;
+        }
+        out->min_replicas = (int)Z_LVAL_P(v);
+        return true;
+    }
+    if (zend_string_equals_literal(key, "replica_timeout")) {
+        if (!option_number(k, v, &d) || !seconds_us(CTOR, "Argument #2 ($options) option \"replica_timeout\"", d,
+                                                    PHP_DISTLOCK_MAX_TIMEOUT_SECONDS, false, &us)) return false;
+        out->replica_timeout_ms = (us + 999) / 1000;
+        return true;
+    }
     if (zend_string_equals_literal(key, "resources")) {
         return parse_resources(v, out);
     }
@@ -370,12 +410,6 @@ static bool server_uris(zval *servers, zend_string ***uris, uint32_t *n)
     }
     if (zend_hash_num_elements(Z_ARRVAL_P(servers)) == 0) {
         zend_argument_value_error(1, "must not be empty");
-        return false;
-    }
-    if (zend_hash_num_elements(Z_ARRVAL_P(servers)) == 2 ||
-        zend_hash_num_elements(Z_ARRVAL_P(servers)) > DL_QUORUM_MAX_NODES) {
-        zend_argument_value_error(1, "must hold one URI, or between %d and %d for Redlock (two masters survive no failure: "
-                                     "a quorum of 2 needs both)", DL_QUORUM_MIN_NODES, DL_QUORUM_MAX_NODES);
         return false;
     }
     *uris = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(servers)), sizeof(zend_string *), 0);
@@ -462,10 +496,112 @@ static bool parse_more_server(zend_string *uri, uint32_t index, uint32_t n, Hash
     return ok;
 }
 
+/* One server, or Redlock over the masters of the list (out->server is the first, parsed with the options). */
+static bool servers_target(zend_string **uris, uint32_t n, HashTable *options, php_distlock_config *out)
+{
+    uint32_t i, j;
+    if (n == 2 || n > DL_QUORUM_MAX_NODES) {
+        zend_argument_value_error(1, "must hold one URI, or between %d and %d for Redlock (two masters survive no failure: "
+                                     "a quorum of 2 needs both)", DL_QUORUM_MIN_NODES, DL_QUORUM_MAX_NODES);
+        return false;
+    }
+    out->target.servers = calloc(n, sizeof(*out->target.servers));
+    if (!out->target.servers) {
+        zend_throw_error(NULL, "out of memory");
+        return false;
+    }
+    out->target.kind = n == 1 ? DL_TARGET_SINGLE : DL_TARGET_REDLOCK;
+    out->target.servers[0] = out->server;
+    memset(&out->server, 0, sizeof(out->server));
+    out->target.n = 1;
+    for (i = 1; i < n; i++) {
+        char a[160], b[160];
+        if (!parse_more_server(uris[i], i, n, options, &out->target.servers[i])) return false;
+        out->target.n++;
+        dl_server_config_endpoint(&out->target.servers[i], a, sizeof(a));
+        for (j = 0; j < i; j++) {
+            dl_server_config_endpoint(&out->target.servers[j], b, sizeof(b));
+            if (strcmp(a, b) == 0) {
+                /* One server twice would count twice towards the quorum. */
+                zend_argument_value_error(1, "must not name a server twice: URIs #%u and #%u are both %s", j + 1, i + 1, a);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static bool dup_into(char **dst, const char *src)
+{
+    if (!src || *dst) return true;
+    *dst = strdup(src);
+    return *dst != NULL;
+}
+
+/*
+ * Sentinel: the URIs name the sentinels (their own credentials in the URI, or
+ * sentinel_username/sentinel_password); the master's credentials, database,
+ * timeouts and TLS settings come from the options, applied to a placeholder
+ * address that each resolution replaces.
+ */
+static bool sentinel_target(zend_string **uris, uint32_t n, HashTable *options, php_distlock_config *out)
+{
+    dl_server_config_t *master = &out->target.master;
+    zend_string *placeholder;
+    uint32_t i;
+    bool tls;
+
+    if (n > DL_SENTINEL_MAX) {
+        zend_argument_value_error(1, "must hold between 1 and %d sentinel URIs", DL_SENTINEL_MAX);
+        return false;
+    }
+    tls = out->server.tls;
+    dl_server_config_free(&out->server);   /* the first sentinel, with the master's options: parsed again below */
+    placeholder = zend_string_init(tls ? "rediss://sentinel-master" : "redis://sentinel-master",
+                                   tls ? sizeof("rediss://sentinel-master") - 1 : sizeof("redis://sentinel-master") - 1, 0);
+    if (!parse_more_server(placeholder, 0, 1, options, master)) {
+        zend_string_release(placeholder);
+        return false;
+    }
+    zend_string_release(placeholder);
+    out->target.kind = DL_TARGET_SENTINEL;
+    out->target.service = strdup(out->sentinel);
+    out->target.servers = calloc(n, sizeof(*out->target.servers));
+    if (!out->target.service || !out->target.servers) {
+        zend_throw_error(NULL, "out of memory");
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        dl_server_config_t *s = &out->target.servers[i];
+        if (!parse_uri(uris[i], i, n, s)) return false;
+        out->target.n++;
+        if (s->tls != master->tls) {
+            zend_argument_value_error(1, "must be all redis:// or all rediss:// sentinel URIs");
+            return false;
+        }
+        if (!s->password && (!dup_into(&s->username, out->sentinel_username) || !dup_into(&s->password, out->sentinel_password))) {
+            zend_throw_error(NULL, "out of memory");
+            return false;
+        }
+        if (s->username && !s->password) {
+            zend_argument_value_error(2, "option \"sentinel_username\" needs \"sentinel_password\" too");
+            return false;
+        }
+        /* TLS to the sentinels is the master's (one CA, one client certificate). */
+        if (s->tls && (!dup_into(&s->tls_ca, master->tls_ca) || !dup_into(&s->tls_ca_path, master->tls_ca_path) ||
+                       !dup_into(&s->tls_cert, master->tls_cert) || !dup_into(&s->tls_key, master->tls_key))) {
+            zend_throw_error(NULL, "out of memory");
+            return false;
+        }
+        s->tls_no_verify = master->tls_no_verify;
+    }
+    return true;
+}
+
 zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_distlock_config *out)
 {
     zend_string **uris = NULL, *key;
-    uint32_t n = 0, i, j;
+    uint32_t n = 0;
     zval *v;
 
     memset(out, 0, sizeof(*out));
@@ -504,37 +640,20 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;
     server_defaults(&out->server);
 
-    /* The topology: one server, or Redlock over the masters of the list. */
-    out->target.servers = calloc(n, sizeof(*out->target.servers));
-    if (!out->target.servers) {
-        zend_throw_error(NULL, "out of memory");
+    if (out->sentinel) {
+        if (!sentinel_target(uris, n, options, out)) goto fail;
+    } else if (!servers_target(uris, n, options, out)) {
         goto fail;
     }
-    out->target.kind = n == 1 ? DL_TARGET_SINGLE : DL_TARGET_REDLOCK;
-    out->target.servers[0] = out->server;
-    memset(&out->server, 0, sizeof(out->server));
-    out->target.n = 1;
-    for (i = 1; i < n; i++) {
-        char a[160], b[160];
-        if (!parse_more_server(uris[i], i, n, options, &out->target.servers[i])) goto fail;
-        out->target.n++;
-        dl_server_config_endpoint(&out->target.servers[i], a, sizeof(a));
-        for (j = 0; j < i; j++) {
-            dl_server_config_endpoint(&out->target.servers[j], b, sizeof(b));
-            if (strcmp(a, b) == 0) {
-                /* One server twice would count twice towards the quorum. */
-                zend_argument_value_error(1, "must not name a server twice: URIs #%u and #%u are both %s", j + 1, i + 1, a);
-                goto fail;
-            }
-        }
-    }
-    if (out->target.kind == DL_TARGET_REDLOCK && (out->fencing || out->fair)) {
-        zend_argument_value_error(2, "option \"%s\" is not available with Redlock (several servers): %s",
-                                  out->fencing ? "fencing" : "fair",
+    if (out->target.kind == DL_TARGET_REDLOCK && (out->fencing || out->fair || out->min_replicas)) {
+        const char *opt = out->fencing ? "fencing" : out->fair ? "fair" : "min_replicas";
+        zend_argument_value_error(2, "option \"%s\" is not available with Redlock (several servers): %s", opt,
                                   out->fencing ? "independent masters share no counter, so their grants have no single order"
-                                               : "independent masters share no queue to hand the lock over in");
+                                  : out->fair ? "independent masters share no queue to hand the lock over in"
+                                              : "Redlock's masters are independent: it is their number that survives failures, not replicas");
         goto fail;
     }
+    if (out->min_replicas && !out->replica_timeout_ms) out->replica_timeout_ms = PHP_DISTLOCK_DEFAULT_REPLICA_TIMEOUT_MS;
     efree(uris);
     return SUCCESS;
 fail:
@@ -547,6 +666,12 @@ void php_distlock_config_free(php_distlock_config *cfg)
 {
     dl_server_config_free(&cfg->server);
     dl_target_config_free(&cfg->target);
+    free(cfg->sentinel);
+    free(cfg->sentinel_username);
+    if (cfg->sentinel_password) {
+        memset(cfg->sentinel_password, 0, strlen(cfg->sentinel_password));   /* a secret: wiped */
+        free(cfg->sentinel_password);
+    }
     free(cfg->pool_id);
     if (cfg->prefix) zend_string_release(cfg->prefix);
     if (cfg->resources) {

@@ -29,6 +29,8 @@ extern zend_class_entry *distlock_ce_ReplicationException;
 #define PHP_DISTLOCK_MAX_TIMEOUT_SECONDS 3600.0
 #define DL_TLS_PATH_MAX 4096                  /* tls_ca, tls_ca_path, tls_cert, tls_key */
 #define PHP_DISTLOCK_DEFAULT_MAX_HOLD_US (300LL * 1000000)  /* watchdog ceiling: 5 minutes */
+#define PHP_DISTLOCK_MAX_REPLICAS 1000                        /* min_replicas */
+#define PHP_DISTLOCK_DEFAULT_REPLICA_TIMEOUT_MS 1000          /* replica_timeout when min_replicas is set */
 
 /* Defaults of one resource helper (options['resources']). */
 typedef struct php_distlock_resource {
@@ -61,6 +63,8 @@ typedef struct php_distlock_client {
     bool fencing;               /* every grant gets a fencing token */
     bool fair;                  /* FIFO hand-over to the longest waiter */
     bool defer_release;         /* implicit releases (scope, synchronized()) don't wait for their reply */
+    int min_replicas;           /* WAIT for this many replicas after each grant and refresh (0: off) */
+    int64_t replica_timeout_ms;
     bool watchdog;              /* renew held leases in the background */
     bool on_lost_throw;         /* a lease lost under the watchdog raises LockLostException */
     int64_t max_hold_us;        /* the watchdog's ceiling */
@@ -109,6 +113,10 @@ typedef struct php_distlock_config {
     int64_t max_hold_us;
     char *pool_id;          /* persistent connection pool (malloc'd), NULL when not persistent */
     bool uri_credentials;   /* the URI had user/password: the options' are ignored */
+    char *sentinel;         /* option sentinel: the master's name; the URIs are the sentinels' (malloc'd) */
+    char *sentinel_username, *sentinel_password;   /* the sentinels' own credentials (malloc'd) */
+    int min_replicas;       /* WAIT for this many replicas after each grant and refresh (0: off) */
+    int64_t replica_timeout_ms;
 } php_distlock_config;
 
 /* Parses $servers and $options (INI for what neither sets). Throws and returns FAILURE on bad input. */

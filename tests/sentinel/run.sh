@@ -44,12 +44,31 @@ run_scenario() {
     stop_redis_all
 }
 
-if [ $# -gt 0 ]; then
-    run_scenario "$@"
-else
-    run_scenario basic
-    run_scenario failover
-    run_scenario doublegrant 0
-    run_scenario doublegrant 1
-fi
+# The extension's own tests (tests/sentinel/*.phpt), on a fresh topology;
+# 09-failover kills its master, so it runs last.
+run_phpt_scenario() {
+    section "phpt: the extension through Sentinel"
+    source "$ROOT/tests/lib/phpt.sh"
+    phpt_use_dir tests/sentinel
+    if ! sentinel_topology_start; then
+        suite_fail "phpt: the topology did not start"
+        suite_count 0 "$N_PHPT"
+        return
+    fi
+    DISTLOCK_TEST_JOBS=1 run_phpt "sentinel" "$DISTLOCK_LOG_DIR/sentinel-results.txt" "$DISTLOCK_LOG_DIR/sentinel.log" 600
+    count_phpt "sentinel" "$DISTLOCK_LOG_DIR/sentinel-results.txt" "$DISTLOCK_LOG_DIR/sentinel.log" "$N_PHPT"
+    stop_redis_all
+}
+
+case "${1:-all}" in
+    all)
+        run_scenario basic
+        run_scenario failover
+        run_scenario doublegrant 0
+        run_scenario doublegrant 1
+        run_phpt_scenario
+        ;;
+    phpt) run_phpt_scenario ;;
+    *) run_scenario "$@" ;;
+esac
 suite_end
