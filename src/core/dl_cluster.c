@@ -350,8 +350,8 @@ static int classify(dl_cluster_t *c, size_t i, route_t *rt, dl_reply_t *reply)
     case DL_REDIR_TRYAGAIN:
     case DL_REDIR_CLUSTERDOWN:
     case DL_REDIR_READONLY:
-        if (rt[i].redirects >= DL_CLUSTER_MAX_REDIRECTS) return 0;
-        rt[i].redirects++;
+        /* Bounded by the call's deadline, not by a count: a script whose keys
+         * are split by a migration gets TRYAGAIN until the migration ends. */
         rt[i].done = 0;
         rt[i].moved_now = 1;
         c->stats.retries++;
@@ -449,9 +449,13 @@ static dl_status_t cl_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_
                 dl_error_t e;
                 (void)dl_cluster_refresh(c, &e);   /* a failure keeps the old map: the nodes redirect */
             }
-            /* After a pause, by the (maybe new) map: an ASK target may be stale by now. */
+            /* After a pause, by the (maybe new) map: an ASK target may be stale by
+             * now. The redirect count guards against loops without pauses: a
+             * pause starts it again (ASK, then TRYAGAIN at the target, is how a
+             * script on a slot being migrated waits for the end of it). */
             for (i = 0; i < n; i++) {
                 if (!rt[i].done) rt[i].asking = 0;
+                rt[i].redirects = 0;
             }
             st = route_all(c, n, rt, err);
         }

@@ -31,8 +31,13 @@
  *     and the map is reloaded before the next call;
  *   - READONLY (a write that reached a replica): the map is reloaded and
  *     the command sent again (it did not run);
- *   - a command redirected more than DL_CLUSTER_MAX_REDIRECTS times gets
- *     its last error reply (a cluster that cannot agree is not looped on);
+ *   - a command redirected (MOVED/ASK) more than DL_CLUSTER_MAX_REDIRECTS
+ *     times without a pause gets its last error reply (a cluster that cannot
+ *     agree is not looped on); TRYAGAIN and the like are bounded by the
+ *     deadline only: a script whose keys a migration splits (ASK at the
+ *     source, TRYAGAIN at the target: our companion keys usually do not
+ *     exist) runs once the migration of its slot ends, if that is within
+ *     the read timeout;
  *   - a node's transport failure is returned as it came (the command's
  *     outcome is unknown; the caller's retry rules apply) and the map is
  *     reloaded before the next call (a failover may have moved the slots).
