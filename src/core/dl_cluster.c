@@ -218,7 +218,7 @@ typedef struct {
     int target;        /* conns index */
     int slot;          /* -1: keyless */
     int leader;        /* keyless: the command it follows (-1: none) */
-    unsigned char asking, done, moved_now;
+    unsigned char asking, done;
     unsigned redirects;
 } route_t;
 
@@ -331,7 +331,6 @@ static int classify(dl_cluster_t *c, size_t i, route_t *rt, dl_reply_t *reply)
         rt[i].redirects++;
         rt[i].target = k;
         rt[i].done = 0;
-        rt[i].moved_now = 1;
         if (rd.kind == DL_REDIR_ASK) {
             rt[i].asking = 1;
             c->stats.asks++;
@@ -353,7 +352,6 @@ static int classify(dl_cluster_t *c, size_t i, route_t *rt, dl_reply_t *reply)
         /* Bounded by the call's deadline, not by a count: a script whose keys
          * are split by a migration gets TRYAGAIN until the migration ends. */
         rt[i].done = 0;
-        rt[i].moved_now = 1;
         c->stats.retries++;
         if (rd.kind == DL_REDIR_TRYAGAIN) return 2;
         c->stale = 1;
@@ -393,8 +391,8 @@ static dl_status_t cl_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_
         if (rt[i].slot >= 0) last = (int)i;
         else if (rt[i].leader < 0) rt[i].leader = last;
     }
-    /* ... except that a leader after it would run after it: fine for
-     * SCRIPT LOAD / PING, which only need the right node. */
+    /* (A leader after it runs after it: fine for SCRIPT LOAD or PING, which
+     * only need the right node.) */
     st = route_all(c, n, rt, err);
     if (st == DL_OK) {
         /* TRYAGAIN/CLUSTERDOWN are retried for one read timeout from here. */
@@ -431,10 +429,7 @@ static dl_status_t cl_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_
             }
         }
         pending = 0;
-        for (i = 0; i < n; i++) {
-            pending |= !rt[i].done;
-            rt[i].moved_now = 0;
-        }
+        for (i = 0; i < n; i++) pending |= !rt[i].done;
         if (!pending) break;
         if (again >= 2) {
             int64_t now = dl_clock_now_ns();

@@ -238,9 +238,7 @@ static dl_cluster_t *mk(void)
 static const char *key_on(int node, int nth)
 {
     static char keys[8][32];
-    static int slotbuf;
     int k, found = 0;
-    (void)slotbuf;
     for (k = 0;; k++) {
         char *b = keys[(node * 2 + nth) % 8];
         snprintf(b, 32, "lock:%d", k);
