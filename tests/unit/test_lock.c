@@ -33,7 +33,9 @@
 #include "dl_clock.h"
 #include "dl_lock.h"
 #include "dl_pending.h"
+#include "dl_key.h"
 #include "dl_scripts.h"
+#include "dl_slots.h"
 #include "dl_token.h"
 
 #define MAX_ARGS 16
@@ -734,7 +736,13 @@ static void test_lease_companion_keys(void **state)
     check_companions(l, B("{lock:{x}"));
     dl_lease_free(l);
     l = mk_lease("lock:", "{}x", "tok", 1000);
-    check_companions(l, B("lock:{}x"));  /* contains '}' without a valid tag: plain suffix */
+    /* contains '}' without a valid tag: a searched tag with the key's slot goes first (dl_key.h, rule 6) */
+    assert_int_equal(l->fence_key_len, 2 + DL_KEY_TAG_LEN + 8 + 6);
+    assert_int_equal(l->fence_key[0], '{');
+    assert_int_equal(l->fence_key[1 + DL_KEY_TAG_LEN], '}');
+    assert_memory_equal(l->fence_key + 2 + DL_KEY_TAG_LEN, "lock:{}x:fence", 14);
+    assert_int_equal(dl_slot_of(l->fence_key, l->fence_key_len), dl_slot_of(l->key, l->key_len));
+    assert_int_equal(dl_slot_of(l->my_wake_key, l->my_wake_key_len), dl_slot_of(l->key, l->key_len));
     dl_lease_free(l);
 
     /* Binary key and token. */
