@@ -97,7 +97,8 @@ if test "$PHP_DISTLOCK" != "no"; then
   DISTLOCK_CORE="src/core/dl_err.c src/core/dl_clock.c src/core/dl_token.c src/core/dl_uri.c \
     src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_tls.c src/core/dl_script.c src/core/dl_pending.c src/core/dl_lock.c src/core/dl_acquire.c \
     src/core/dl_renew.c src/core/dl_watchdog.c src/core/dl_pool.c \
-    src/core/dl_fanout.c src/core/dl_quorum.c src/core/dl_target.c src/core/dl_sentinel.c src/core/dl_replicas.c"
+    src/core/dl_fanout.c src/core/dl_quorum.c src/core/dl_target.c src/core/dl_sentinel.c src/core/dl_replicas.c \
+    src/core/dl_slots.c src/core/dl_cluster.c src/core/dl_cluster_conn.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/lock.c src/php/helpers.c \
     src/php/config.c src/php/errors.c src/php/lostwatch.c"
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl_cluster.h"
 #include "dl_conn.h"
 #include "dl_pending.h"
 #include "dl_quorum.h"
@@ -16,6 +17,7 @@ struct dl_target {
     dl_quorum_t quorum;         /* Redlock: one node per connection */
     dl_transport_t single;      /* SINGLE, SENTINEL: the transport of conn[0] */
     dl_sentinel_t *sentinel;    /* SENTINEL: the resolver conn[0] asks (outlives it) */
+    dl_cluster_t *cluster;      /* CLUSTER: the router (single is its transport) */
     char endpoint[256];
 };
 
@@ -103,12 +105,34 @@ static dl_target_t *sentinel_new(dl_target_config_t *cfg, dl_error_t *err)
     return tg;
 }
 
+/* CLUSTER: a router over the seeds; it learns the masters from them (lazily). */
+static dl_target_t *cluster_new(dl_target_config_t *cfg, dl_error_t *err)
+{
+    dl_target_t *tg = calloc(1, sizeof(*tg));
+    if (!tg || dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
+        free(tg);
+        dl_target_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    tg->cluster = dl_cluster_new(cfg->servers, cfg->n, err);   /* takes the seeds over */
+    dl_target_config_free(cfg);
+    if (!tg->cluster) {
+        dl_target_free(tg);
+        return NULL;
+    }
+    tg->single = dl_cluster_transport(tg->cluster);
+    snprintf(tg->endpoint, sizeof(tg->endpoint), "%s", dl_cluster_endpoint(tg->cluster));
+    return tg;
+}
+
 dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err)
 {
     dl_target_t *tg;
     size_t i;
 
     if (cfg->kind == DL_TARGET_SENTINEL) return sentinel_new(cfg, err);
+    if (cfg->kind == DL_TARGET_CLUSTER) return cluster_new(cfg, err);
 
     if (cfg->n == 0 || (cfg->kind == DL_TARGET_SINGLE && cfg->n != 1) ||
         (cfg->kind == DL_TARGET_REDLOCK && (cfg->n < DL_QUORUM_MIN_NODES || cfg->n > DL_QUORUM_MAX_NODES))) {
@@ -169,6 +193,7 @@ void dl_target_free(dl_target_t *tg)
     if (!tg) return;
     for (i = 0; i < tg->n; i++) dl_conn_free(tg->conn[i]);
     dl_sentinel_free(tg->sentinel);   /* after the connection that asks it */
+    dl_cluster_free(tg->cluster);
     free(tg->conn);
     free(tg->quorum.node);
     dl_target_config_free(&tg->cfg);
@@ -179,12 +204,14 @@ void dl_target_abandon(dl_target_t *tg)
 {
     size_t i;
     for (i = 0; tg && i < tg->n; i++) dl_conn_abandon(tg->conn[i]);
+    if (tg && tg->cluster) dl_cluster_abandon(tg->cluster);
 }
 
 void dl_target_check_idle(dl_target_t *tg)
 {
     size_t i;
     for (i = 0; i < tg->n; i++) dl_conn_check_idle(tg->conn[i]);
+    if (tg->cluster) dl_cluster_check_idle(tg->cluster);
 }
 
 void dl_target_settle(dl_target_t *tg)

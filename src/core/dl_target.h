@@ -6,6 +6,8 @@
  *   DL_TARGET_REDLOCK  N >= 3 independent masters (one dl_conn each; dl_quorum)
  *   DL_TARGET_SENTINEL the master of a Sentinel service (dl_sentinel finds it,
  *                      and again on every reconnect; the operations of dl_lock)
+ *   DL_TARGET_CLUSTER  a Redis Cluster (dl_cluster routes each command to the
+ *                      master of its key's slot; the operations of dl_lock)
  *
  * The PHP glue, the persistent pool and the watchdog hold a dl_target_t and
  * never a topology's pieces, so a topology is added here and in its own core
@@ -26,12 +28,13 @@
 typedef enum {
     DL_TARGET_SINGLE = 0,
     DL_TARGET_REDLOCK,
-    DL_TARGET_SENTINEL
+    DL_TARGET_SENTINEL,
+    DL_TARGET_CLUSTER
 } dl_target_kind_t;
 
 typedef struct dl_target_config {
     dl_target_kind_t kind;
-    size_t n;                       /* servers: 1 (single), the Redlock masters, or the sentinels */
+    size_t n;                       /* servers: 1 (single), the Redlock masters, the sentinels, or the Cluster's seeds */
     dl_server_config_t *servers;    /* malloc'd array of n */
     char *service;                  /* SENTINEL: the master's name (malloc'd) */
     dl_server_config_t master;      /* SENTINEL: the master's credentials, database, timeouts and TLS
@@ -45,7 +48,8 @@ typedef struct dl_target dl_target_t;
  * connecting (each server connects on first use). Returns NULL with err set:
  * DL_ERR_NOMEM; DL_ERR_NOTLS for rediss:// on a build without TLS; DL_ERR_ARG
  * for a Redlock of fewer than DL_QUORUM_MIN_NODES or more than
- * DL_QUORUM_MAX_NODES masters, or a Sentinel setup dl_sentinel_new refuses.
+ * DL_QUORUM_MAX_NODES masters, or a Sentinel or Cluster setup that
+ * dl_sentinel_new or dl_cluster_new refuses.
  */
 dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err);
 
@@ -64,8 +68,8 @@ void dl_target_settle(dl_target_t *tg);
 const dl_target_config_t *dl_target_config(const dl_target_t *tg);
 dl_target_kind_t dl_target_kind(const dl_target_t *tg);
 
-/* "host:port", "Redlock over N masters (host:port, ...)" or "Sentinel service NAME
- * (host:port, ...)": never credentials. */
+/* "host:port", "Redlock over N masters (host:port, ...)", "Sentinel service NAME
+ * (host:port, ...)" or "cluster of N masters via host:port": never credentials. */
 const char *dl_target_endpoint(const dl_target_t *tg);
 
 /* 1 when a and b are the same topology of the same servers (dl_server_config_same for each, in order). */

@@ -238,6 +238,7 @@ static zend_string *display_target(const dl_target_config_t *t)
 {
     smart_str out = {0};
     size_t i;
+    if (t->kind == DL_TARGET_CLUSTER) smart_str_appends(&out, "cluster via ");
     if (t->kind == DL_TARGET_SENTINEL) {
         zend_string *m = display_uri(&t->master);
         smart_str_append_printf(&out, "sentinel service %s (master: %s) via ", t->service, ZSTR_VAL(m));

@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "../core/dl_cluster.h"
 #include "../core/dl_quorum.h"
 #include "../core/dl_sentinel.h"
 
@@ -330,6 +331,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     if (zend_string_equals_literal(key, "defer_release")) {
         return option_bool(k, v, &out->defer_release);
     }
+    if (zend_string_equals_literal(key, "cluster")) {
+        return option_bool(k, v, &out->cluster);
+    }
     if (zend_string_equals_literal(key, "sentinel")) {
         char *name = NULL;
         if (!option_cstring(k, v, &name)) return false;
@@ -496,11 +500,19 @@ static bool parse_more_server(zend_string *uri, uint32_t index, uint32_t n, Hash
     return ok;
 }
 
-/* One server, or Redlock over the masters of the list (out->server is the first, parsed with the options). */
+/*
+ * One server, Redlock over the masters of the list, or (option cluster) a
+ * Cluster's seed nodes: out->server is the first, parsed with the options;
+ * the others get the same options.
+ */
 static bool servers_target(zend_string **uris, uint32_t n, HashTable *options, php_distlock_config *out)
 {
     uint32_t i, j;
-    if (n == 2 || n > DL_QUORUM_MAX_NODES) {
+    if (out->cluster && n > DL_CLUSTER_MAX_SEEDS) {
+        zend_argument_value_error(1, "must hold between 1 and %d cluster seed URIs", DL_CLUSTER_MAX_SEEDS);
+        return false;
+    }
+    if (!out->cluster && (n == 2 || n > DL_QUORUM_MAX_NODES)) {
         zend_argument_value_error(1, "must hold one URI, or between %d and %d for Redlock (two masters survive no failure: "
                                      "a quorum of 2 needs both)", DL_QUORUM_MIN_NODES, DL_QUORUM_MAX_NODES);
         return false;
@@ -510,7 +522,7 @@ static bool servers_target(zend_string **uris, uint32_t n, HashTable *options, p
         zend_throw_error(NULL, "out of memory");
         return false;
     }
-    out->target.kind = n == 1 ? DL_TARGET_SINGLE : DL_TARGET_REDLOCK;
+    out->target.kind = out->cluster ? DL_TARGET_CLUSTER : n == 1 ? DL_TARGET_SINGLE : DL_TARGET_REDLOCK;
     out->target.servers[0] = out->server;
     memset(&out->server, 0, sizeof(out->server));
     out->target.n = 1;
@@ -521,11 +533,23 @@ static bool servers_target(zend_string **uris, uint32_t n, HashTable *options, p
         dl_server_config_endpoint(&out->target.servers[i], a, sizeof(a));
         for (j = 0; j < i; j++) {
             dl_server_config_endpoint(&out->target.servers[j], b, sizeof(b));
-            if (strcmp(a, b) == 0) {
+            if (strcmp(a, b) == 0 && !out->cluster) {
                 /* One server twice would count twice towards the quorum. */
                 zend_argument_value_error(1, "must not name a server twice: URIs #%u and #%u are both %s", j + 1, i + 1, a);
                 return false;
             }
+        }
+    }
+    for (i = 0; out->cluster && i < n; i++) {
+        const dl_server_config_t *seed = &out->target.servers[i];
+        if (seed->unix_path) {
+            zend_argument_value_error(1, "must hold TCP URIs with option \"cluster\": a Cluster's nodes announce host:port");
+            return false;
+        }
+        if (seed->has_db && seed->db != 0) {
+            zend_argument_value_error(2, "must not select database %d with option \"cluster\": a Cluster has database 0 only",
+                                      seed->db);
+            return false;
         }
     }
     return true;
@@ -640,6 +664,10 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     if (out->backoff.cap_us < out->backoff.base_us) out->backoff.cap_us = out->backoff.base_us;
     server_defaults(&out->server);
 
+    if (out->sentinel && out->cluster) {
+        zend_argument_value_error(2, "options \"sentinel\" and \"cluster\" exclude each other: a Cluster fails over by itself");
+        goto fail;
+    }
     if (out->sentinel) {
         if (!sentinel_target(uris, n, options, out)) goto fail;
     } else if (!servers_target(uris, n, options, out)) {

@@ -98,5 +98,11 @@ else
     suite_fail "the loop saw no redirection (moved=${moved:-?} asks=${asks:-?} retries=${retries:-?}): the test did not test"
 fi
 
+section "cluster: the extension's own tests (tests/cluster/*.phpt)"
+. tests/lib/phpt.sh
+phpt_use_dir tests/cluster
+DISTLOCK_TEST_JOBS=1 run_phpt "cluster" "$DISTLOCK_LOG_DIR/cluster-results.txt" "$DISTLOCK_LOG_DIR/cluster-phpt.log" 600
+count_phpt "cluster" "$DISTLOCK_LOG_DIR/cluster-results.txt" "$DISTLOCK_LOG_DIR/cluster-phpt.log" "$N_PHPT"
+
 cluster_stop
 suite_end
