@@ -308,8 +308,46 @@ static dl_status_t native_refresh_result(const dl_transport_t *t, const dl_reply
     return DL_OK;
 }
 
+/*
+ * min_replicas for the watchdog's renewals: one WAIT behind the tick's
+ * pipeline (a second round trip, on the watchdog's own thread), for the
+ * strictest lease of the batch. WAIT counts every write this connection made
+ * before it, so it covers the whole batch. Fewer acknowledgements: the tick
+ * failed (DL_ERR_REPLICATION), so the watchdog tries again and, if the
+ * replicas stay behind until the lease may have expired, reports it lost.
+ */
+static dl_status_t wait_for_replicas(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, dl_error_t *err)
+{
+    const dl_lease_t *want = NULL;
+    dl_replicas_wait_t w;
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (dl_replicas_wanted(leases[i]) && (!want || leases[i]->min_replicas > want->min_replicas)) want = leases[i];
+    }
+    if (!want) return DL_OK;
+    cmd = dl_replicas_wait_cmd(&w, want);
+    st = dl_call_timed(t, 1, &cmd, &r, DL_RETRY_NEVER, dl_replicas_extra_us(want), err);
+    if (st == DL_OK) st = dl_replicas_check(t, want, &r, "the renewals", err);
+    dl_reply_free(&r);
+    return st;
+}
+
+static dl_status_t refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                dl_error_t *err);
+
 dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
                                  dl_error_t *err)
+{
+    dl_status_t st = refresh_many(t, n, leases, extended, err);
+    return st == DL_OK ? wait_for_replicas(t, n, leases, err) : st;
+}
+
+static dl_status_t refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                dl_error_t *err)
 {
     native_refresh_t *nr;
     dl_cmd_t *cmds;

@@ -191,7 +191,9 @@ dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *
 /*
  * Refreshes n leases, each to its own ttl_ms, in one pipelined round trip (the
  * watchdog's tick). extended[i] as for dl_lock_refresh; lease fields are not
- * touched (the caller owns the schedule).
+ * touched (the caller owns the schedule). When a lease has min_replicas, one
+ * WAIT (the batch's largest min_replicas) follows in a second round trip; too
+ * few acknowledgements: DL_ERR_REPLICATION for the whole tick.
  */
 dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
                                  dl_error_t *err);

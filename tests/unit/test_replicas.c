@@ -279,6 +279,41 @@ static void test_refresh_with_wait(void **state)
     dl_lease_free(l);
 }
 
+/* The watchdog's batch: the refreshes, then one WAIT for the strictest lease; too few: the tick fails. */
+static void test_refresh_many_waits(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *a = mk_replicated("a", "ta", 1500, 1, 100), *b = mk_replicated("b", "tb", 1500, 2, 300);
+    dl_lease_t *both[2];
+    dl_error_t err;
+    int ext[2] = {-1, -1};
+
+    both[0] = a;
+    both[1] = b;
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(2));
+    assert_int_equal(dl_lock_refresh_many(&f->t, 2, both, ext, &err), DL_OK);
+    assert_int_equal(ext[0], 1);
+    assert_int_equal(ext[1], 1);
+    assert_int_equal(f->calls[0].n, 2);
+    assert_int_equal(f->calls[1].n, 1);
+    expect_wait(&f->calls[1].cmd[0], "2", "300");
+    assert_int_equal(f->calls[1].extra_timeout_us, 300000);
+
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_refresh_many(&f->t, 2, both, ext, &err), DL_ERR_REPLICATION);
+    assert_non_null(strstr(err.msg, "1 of 2 replicas acknowledged within 300 ms"));
+
+    /* No lease asks for replicas: no WAIT. */
+    a->min_replicas = b->min_replicas = 0;
+    push_ok(f, RP_INT(1), RP_INT(1));
+    assert_int_equal(dl_lock_refresh_many(&f->t, 2, both, ext, &err), DL_OK);
+    assert_int_equal(f->ncalls, 5);
+    dl_lease_free(a);
+    dl_lease_free(b);
+}
+
 /* The native refresh (SET IFEQ) carries WAIT too. */
 static void test_native_refresh_with_wait(void **state)
 {
@@ -349,6 +384,7 @@ int main(void)
         T(test_script_with_wait_too_few),
         T(test_wait_timeout_never_zero),
         T(test_refresh_with_wait),
+        T(test_refresh_many_waits),
         T(test_native_refresh_with_wait),
         T(test_off_sends_no_wait),
         T(test_dup_keeps_settings),
