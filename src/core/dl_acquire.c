@@ -97,14 +97,9 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
     return st;
 }
 
-/*
- * Blocks on a wake list for up to block_us (>= 1 ms) with BLPOP; the read
- * timeout of this call is extended by block_us. *popped: a wake token came
- * (*value: its number, the fencing token of a fair hand-over). DL_ERR_SERVER
- * when the server refuses BLPOP (an ACL without it).
- */
-static dl_status_t block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
-                            long long *value, dl_error_t *err)
+/* BLPOP on a wake list (dl_script.h); *value is the fencing token of a fair hand-over. */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
+                        long long *value, dl_error_t *err)
 {
     char secs[32];
     const char *argv[3] = {"BLPOP", key, secs};
@@ -231,8 +226,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            st = lease->fair ? block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, &popped, &value, err)
-                             : block_on(t, lease->wake_key, lease->wake_key_len, block_us, &popped, &value, err);
+            st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, &popped, &value, err)
+                             : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, &popped, &value, err);
             if (st == DL_OK && lease->fair && popped) {
                 st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;

@@ -173,15 +173,18 @@ static void redo_noscript(dl_quorum_t *q, round_t *r, dl_cmd_t *evalcmds)
 
 /* ---- acquire --------------------------------------------------------------- */
 
-static int is_ok(const dl_reply_t *r)
+/* A grant: SET's +OK, or the acquire script's {1, fence}. */
+static int is_grant(const dl_reply_t *r)
 {
-    return r->type == DL_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0;
+    if (r->type == DL_REPLY_STATUS) return r->len == 2 && memcmp(r->str, "OK", 2) == 0;
+    return r->type == DL_REPLY_ARRAY && r->elements >= 1 && r->element[0].type == DL_REPLY_INTEGER &&
+           r->element[0].integer == 1;
 }
 
 static size_t granted(const round_t *r)
 {
     size_t i, g = 0;
-    for (i = 0; i < r->n; i++) g += r->nd[i].done && r->nd[i].st == DL_OK && is_ok(reply_of(r, i, 0));
+    for (i = 0; i < r->n; i++) g += r->nd[i].done && r->nd[i].st == DL_OK && is_grant(reply_of(r, i, 0));
     return g;
 }
 
@@ -192,7 +195,7 @@ static int acquire_decided(void *arg, const dl_fanout_node_t *nd, size_t n)
     (void)arg;
     for (i = 0; i < n; i++) {
         if (!nd[i].done) open++;
-        else if (nd[i].st == DL_OK && is_ok(&nd[i].replies[0])) ok++;
+        else if (nd[i].st == DL_OK && is_grant(&nd[i].replies[0])) ok++;
     }
     return ok >= need || ok + open < need;
 }
@@ -204,19 +207,45 @@ static int never(void *arg, const dl_fanout_node_t *nd, size_t n)
 }
 
 /*
- * Undoes a failed attempt on every master that is up, with the same token:
- * written by EVAL (no NOSCRIPT can leave it undone) without waiting. Each
- * reply is read, and dropped, before the next command on its connection,
- * so the undo runs before our next attempt there. Where it does not arrive,
- * the key expires at its ttl.
+ * Runs script s for lease on every master that is up, by EVAL (no NOSCRIPT
+ * can skip it), without waiting: each reply is read, and dropped, before the
+ * next command on its connection, so it runs before our next attempt there.
+ * Used for the undo of a failed attempt (DL_UNDO_SCRIPT, same token) and
+ * for leaving the waiters sets when a wait ends without the lock (cancel).
  */
-static void undo(dl_quorum_t *q, const dl_lease_t *lease)
+static void fire_and_forget(dl_quorum_t *q, const dl_script_t *s, const dl_lease_t *lease)
 {
     dl_script_call_t sc;
-    dl_cmd_t cmd = dl_script_command(&sc, &DL_RELEASE_SCRIPT, lease, 0, 0, 1);
+    dl_cmd_t cmd = dl_script_command(&sc, s, lease, 0, 0, 1);
     round_t r;
     dl_error_t e;
     if (round_run(q, &r, 1, &cmd, 0, never, NULL, &e) == DL_OK) round_free(&r);
+}
+
+/*
+ * Waits for a release on one master that answered the last round: BLPOP on
+ * the lock's wake list for up to block_us. Our acquire script registered us
+ * in the waiters set of every master where the name was taken, and a release
+ * pushes a wake token on each of them, so one master's list is enough; the
+ * tokens left on the others expire (DL_WAKE_TTL_MS) or cost one early
+ * attempt. Returns 0 when the server refused BLPOP (an ACL without it): the
+ * caller sleeps instead from then on.
+ */
+static int block_on_one(dl_quorum_t *q, const round_t *r, const dl_lease_t *lease, int64_t block_us)
+{
+    size_t i;
+    for (i = 0; i < r->n; i++) {
+        if (r->nd[i].done && r->nd[i].st == DL_OK) {
+            int popped;
+            long long value;
+            dl_error_t e;
+            dl_status_t st = dl_block_on(&q->node[i].t, lease->wake_key, lease->wake_key_len, block_us, &popped,
+                                         &value, &e);
+            return st != DL_ERR_SERVER;
+        }
+    }
+    dl_clock_sleep_us(block_us);   /* nobody answered: nothing to block on */
+    return 1;
 }
 
 dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquire_opts_t *opts,
@@ -225,9 +254,11 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
     char ttlbuf[24];
     const char *argv[6];
     size_t argvlen[6];
-    dl_cmd_t set = {6, argv, argvlen};
+    dl_cmd_t set = {6, argv, argvlen}, script;
+    dl_script_call_t sc;
     int64_t first_ns = dl_clock_now_ns(), deadline_ns = first_ns + opts->wait_us * 1000;
     unsigned failed_attempts = 0, attempt = 0;
+    int registered = 0, can_block = 1;
 
     memset(res, 0, sizeof(*res));
     if (lease->fencing || lease->fair) {
@@ -239,14 +270,21 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
     argv[3] = "NX"; argvlen[3] = 2;
     argv[4] = "PX"; argvlen[4] = 2;
     argv[5] = ttlbuf; argvlen[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
+    /* Attempts after a contended one: the acquire script, which also enters
+     * us in each master's waiters set (atomically with finding the name
+     * taken), so that a release wakes us. By EVAL: a NOSCRIPT would read as
+     * "not granted" before the round could send it again. */
+    script = dl_script_command(&sc, &DL_ACQUIRE_SCRIPT, lease, lease->ttl_ms, 1, 1);
 
     for (;;) {
         round_t r;
         dl_status_t st;
-        int64_t validity_us, now;
+        int64_t validity_us, now, sleep_us;
         size_t ok;
+        int by_script = registered;
 
-        st = round_run(q, &r, 1, &set, dl_quorum_node_timeout_us(q, lease->ttl_ms), acquire_decided, NULL, err);
+        st = round_run(q, &r, 1, by_script ? &script : &set, dl_quorum_node_timeout_us(q, lease->ttl_ms),
+                       acquire_decided, NULL, err);
         if (st != DL_OK) return st;
         res->attempts++;
         now = dl_clock_now_ns();
@@ -261,29 +299,44 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
         }
         /* Not granted: free the name at once wherever it may have been set
          * (granted, or the outcome unknown), not at the ttl. */
-        if (ok > 0 || failed(&r) > 0 || answered(&r) < q->n) undo(q, lease);
+        if (ok > 0 || failed(&r) > 0 || answered(&r) < q->n) fire_and_forget(q, &DL_UNDO_SCRIPT, lease);
         if (no_quorum(&r)) {
             failed_attempts++;
             if (opts->wait_us <= 0 || failed_attempts >= DL_QUORUM_FAILED_ATTEMPTS || now >= deadline_ns) {
                 st = quorum_error(&r, "acquire", err);
                 round_free(&r);
+                if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
                 res->waited_us = (now - first_ns) / 1000;
                 return st;
             }
         } else {
             res->contended++;
         }
-        round_free(&r);
         if (opts->wait_us <= 0 || now >= deadline_ns) {
+            round_free(&r);
+            if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
             res->waited_us = (now - first_ns) / 1000;
             return DL_OK;
         }
         if (opts->interrupted && opts->interrupted(opts->interrupt_arg)) {
+            round_free(&r);
+            if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
             return dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
         }
-        /* A random delay (redis.io): contenders that collided split apart. */
-        dl_clock_sleep_us(dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
-                                           dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0));
+        /* A random delay (redis.io): contenders that collided split apart.
+         * Registered as a waiter, we spend it blocked on a wake list, so a
+         * release ends it at once; the first contended attempt only
+         * registers (no delay before the script attempt). */
+        sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
+                                    dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0);
+        if (!registered && can_block && !no_quorum(&r)) {
+            registered = 1;
+        } else if (registered && can_block && sleep_us >= 1000) {
+            can_block = block_on_one(q, &r, lease, sleep_us);
+        } else {
+            dl_clock_sleep_us(sleep_us);
+        }
+        round_free(&r);
     }
 }
 

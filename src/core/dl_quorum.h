@@ -25,7 +25,8 @@
  * tokens (there is no single counter whose order all masters share; see
  * Kleppmann's "How to do distributed locking" and the redis.io page's answer)
  * and fair FIFO hand-over (no single queue). A waiter retries after a random
- * delay (redis.io's procedure) instead of blocking on a wake list.
+ * delay (redis.io's procedure), spent blocked on one master's wake list
+ * (dl_quorum_acquire), so that a release ends it at once.
  */
 #ifndef DL_QUORUM_H
 #define DL_QUORUM_H
@@ -73,6 +74,11 @@ int64_t dl_quorum_node_timeout_us(const dl_quorum_t *q, int64_t ttl_ms);
 /*
  * Acquires lease over a quorum, retrying until opts->wait_us has passed
  * (0: one attempt). fencing and fair must be off (DL_ERR_ARG otherwise).
+ * The first attempt is SET NX PX on every master; after a contended one, the
+ * acquire script (by EVAL), which registers the waiter where the name is
+ * taken; each random delay (opts->backoff) is then spent in BLPOP on the wake
+ * list of one master that answered (a sleep where BLPOP is refused). A wait
+ * that ends without the lock leaves the waiters sets (cancel, not waited for).
  * Returns DL_OK with res->acquired 0/1 (lease->valid_until_ns and ttl_ms set
  * from the validity when 1); DL_ERR_QUORUM when fewer than a quorum answered
  * in DL_QUORUM_FAILED_ATTEMPTS attempts (or in the only one, without a wait),

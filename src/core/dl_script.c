@@ -18,6 +18,7 @@ const dl_script_t DL_FAIR_CANCEL_SCRIPT = {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAI
                                            DL_SHAPE_FAIR_CANCEL};
 const dl_script_t DL_REFRESH_SCRIPT = {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, "the refresh script", DL_SHAPE_REFRESH};
 const dl_script_t DL_STATUS_SCRIPT = {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, "the status script", DL_SHAPE_STATUS};
+const dl_script_t DL_UNDO_SCRIPT = {DL_SCRIPT_UNDO, DL_SCRIPT_UNDO_SHA, "the undo script", DL_SHAPE_STATUS};
 const dl_script_t DL_WAKE_SCRIPT = {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, "the wake script", DL_SHAPE_WAKE};
 
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease)

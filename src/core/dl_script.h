@@ -46,7 +46,7 @@ typedef struct dl_script {
 } dl_script_t;
 
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
-    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT;
+    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT;
 
 /* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
 typedef struct dl_script_call {
@@ -114,6 +114,16 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
                                dl_lease_t *const *leases, int *flags, dl_error_t *err);
 
 /* Error helpers with the endpoint in the message. */
+/*
+ * Blocks on a wake list (BLPOP key) for up to block_us (>= 1 ms; whole ms,
+ * rounded up), the call's read timeout extended by it; replies owed on t are
+ * read first. *popped = 1 when a wake token came (*value: its number). Returns
+ * DL_OK, DL_ERR_SERVER when the server refuses BLPOP (an ACL without it), or a
+ * transport failure. Used by dl_acquire and dl_quorum.
+ */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
+                        long long *value, dl_error_t *err);
+
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
 dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
 

@@ -147,6 +147,14 @@
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
 
 /* Ownership and lease left. KEYS K; ARGV token. Returns the PTTL in ms if ours, -3 if not. */
+/*
+ * Undo of a Redlock attempt that did not reach a quorum (dl_quorum): a plain
+ * compare-and-delete. KEYS K; ARGV token. Returns 1 when it deleted. It wakes
+ * nobody: the name was ours only on a minority of masters, and waking a
+ * waiter for it would only start another split vote.
+ */
+#define DL_SCRIPT_UNDO "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
 #define DL_SCRIPT_STATUS \
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
 
@@ -172,6 +180,7 @@
 #define DL_SCRIPT_FAIR_RELEASE_SHA "da236158d3ed327bbdcc2ff1992b8b6dafa1f41e"
 #define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
+#define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
 
 #endif

@@ -428,6 +428,7 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA},
         {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA},
         {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA},
+        {DL_SCRIPT_UNDO, DL_SCRIPT_UNDO_SHA},
         {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA},
     };
     dl_conn_t *c;
@@ -448,7 +449,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 8);
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 9);
     dl_conn_free(c);
 }
 
