@@ -3,10 +3,12 @@
 #include "dl_proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -37,6 +39,8 @@ struct dl_conn {
     char endpoint[128];
     dl_conn_resolve_fn resolve;  /* NULL: the configured address; else asked before each connect (Sentinel) */
     void *resolve_arg;
+    int connecting;              /* ctx is a non-blocking TCP connect in progress (dl_conn_connect_start) */
+    int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
 };
 
 static struct timeval us_to_tv(int64_t us)
@@ -82,6 +86,7 @@ void dl_conn_close(dl_conn_t *c)
     }
     c->calls = 0;
     c->caps = 0;   /* a new connection may reach another server (failover, restart) */
+    c->connecting = 0;
 }
 
 void dl_conn_abandon(dl_conn_t *c)
@@ -271,6 +276,71 @@ static const char *role_of(const redisReply *r)
  * SELECT (pipelined: one round trip). With a resolver, ROLE goes in the same
  * round trip, and a node that is not a master is closed: *not_master = 1, with
  * its role in err's message. */
+/*
+ * Completes a connect that dl_conn_connect_start began: waits for the socket
+ * to be writable for what is left of the connect timeout, checks that the
+ * connect succeeded (SO_ERROR), and makes the context blocking again, as the
+ * rest of dl_conn expects (hiredis 0.14 has no call for that: the socket's
+ * O_NONBLOCK and the context's REDIS_BLOCK flag are what redisConnect sets).
+ */
+static dl_status_t connect_finish(dl_conn_t *c, dl_error_t *err)
+{
+    struct pollfd p;
+    int64_t left_ms = (c->connect_deadline_ns - dl_clock_now_ns() + 999999) / 1000000;
+    int soerr = 0, flags, rc;
+    socklen_t len = sizeof(soerr);
+
+    c->connecting = 0;
+    p.fd = c->ctx->fd;
+    p.events = POLLOUT;
+    p.revents = 0;
+    do {
+        rc = poll(&p, 1, left_ms > 0 ? (int)left_ms : 0);
+    } while (rc < 0 && errno == EINTR);
+    if (rc != 1) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: Connection timed out", c->endpoint);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    if (getsockopt(c->ctx->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0 || soerr != 0) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint,
+                     strerror(soerr ? soerr : errno));
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    flags = fcntl(c->ctx->fd, F_GETFL);
+    if (flags < 0 || fcntl(c->ctx->fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, strerror(errno));
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    c->ctx->flags |= REDIS_BLOCK;
+    return DL_OK;
+}
+
+static int conn_connect_start(void *impl)
+{
+    dl_conn_t *c = impl;
+    if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
+    if (c->ctx) return c->connecting ? c->ctx->fd : -1;
+    /* A unix socket connects at once; Sentinel asks where first: both connect
+     * in the call, as before. A connect refused at once is left to the call too,
+     * which reports it with its own message. */
+    if (c->cfg.unix_path || c->resolve) return -1;
+    c->ctx = redisConnectNonBlock(c->cfg.host, c->cfg.port);
+    if (!c->ctx || c->ctx->err) {
+        if (c->ctx) redisFree(c->ctx);
+        c->ctx = NULL;
+        return -1;
+    }
+    c->pid = dl_proc_pid();
+    c->calls = 0;
+    c->caps = 0;
+    c->connecting = 1;
+    c->connect_deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+    return c->ctx->fd;
+}
+
 static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err)
 {
     struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
@@ -282,8 +352,13 @@ static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err
     int pending = 0, i, saved_errno;
     char dbbuf[16];
 
-    c->ctx = c->cfg.unix_path ? redisConnectUnixWithTimeout(c->cfg.unix_path, ctv)
-                              : redisConnectWithTimeout(c->cfg.host, c->cfg.port, ctv);
+    if (c->ctx && c->connecting) {
+        dl_status_t st = connect_finish(c, err);
+        if (st != DL_OK) return st;
+    } else {
+        c->ctx = c->cfg.unix_path ? redisConnectUnixWithTimeout(c->cfg.unix_path, ctv)
+                                  : redisConnectWithTimeout(c->cfg.host, c->cfg.port, ctv);
+    }
     if (!c->ctx) {
         return dl_error_set(err, DL_ERR_NOMEM, "out of memory connecting to Redis at %s", c->endpoint);
     }
@@ -487,7 +562,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
      * server while idle (restart, timeout): noticed here by one poll(), so the
      * command goes out on a fresh connection instead of failing ambiguously. */
     dl_conn_check_idle(c);
-    if (!c->ctx) {
+    if (!c->ctx || c->connecting) {
         st = conn_open(c, err);
         if (st != DL_OK) return st;
     }
@@ -552,7 +627,7 @@ static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
      * applies only to a connection that owes nothing. */
     if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
     else if (c->pending.n == 0) dl_conn_check_idle(c);
-    if (!c->ctx) {
+    if (!c->ctx || c->connecting) {
         st = conn_open(c, err);
         if (st != DL_OK) return st;
     }
@@ -639,6 +714,7 @@ dl_transport_t dl_conn_transport(dl_conn_t *c)
     t.recv = conn_recv;
     t.has_input = conn_has_input;
     t.fd = conn_fd;
+    t.connect_start = conn_connect_start;
     t.caps = conn_caps;
     t.caps_clear = conn_caps_clear;
     t.pending = &c->pending;

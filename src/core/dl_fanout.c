@@ -18,6 +18,7 @@
 typedef struct slot {
     size_t k, got, outstanding;
     int lost, abandoned;
+    int connect_fd;           /* >= 0: connecting (nothing sent yet); wait for this socket to be writable */
     dl_reply_t replies[];
 } slot_t;
 
@@ -68,6 +69,31 @@ static void complete(dl_fanout_node_t *nd, slot_t *s)
 }
 
 /* Writes the node's commands; returns its slot, or NULL when the node is done already. */
+/* Writes the node's commands; returns its slot, or NULL when the node is done (failed). */
+static slot_t *send_cmds(dl_fanout_node_t *nd, slot_t *s)
+{
+    dl_error_t err;
+    size_t j;
+    s->connect_fd = -1;
+    for (j = 0; j < nd->k; j++) {
+        if (dl_pending_send(nd->t, &nd->cmds[j], on_outcome, s, &err) != DL_OK) {
+            /* The connection was dropped: what was recorded is lost with it. */
+            fail(nd, err.code, err.msg);
+            s->lost = 1;
+            s->abandoned = 1;
+            if (s->outstanding == 0) slot_free(s);
+            return NULL;
+        }
+        s->outstanding++;
+    }
+    return s;
+}
+
+/*
+ * Starts the node: a connect in progress (its slot waits for writability, so
+ * that every server connects at once), or its commands written. Returns its
+ * slot, or NULL when the node is done already.
+ */
 static slot_t *start(dl_fanout_node_t *nd)
 {
     dl_error_t err;
@@ -93,18 +119,8 @@ static slot_t *start(dl_fanout_node_t *nd)
         return NULL;
     }
     s->k = nd->k;
-    for (j = 0; j < nd->k; j++) {
-        if (dl_pending_send(nd->t, &nd->cmds[j], on_outcome, s, &err) != DL_OK) {
-            /* The connection was dropped: what was recorded is lost with it. */
-            fail(nd, err.code, err.msg);
-            s->lost = 1;
-            s->abandoned = 1;
-            if (s->outstanding == 0) slot_free(s);
-            return NULL;
-        }
-        s->outstanding++;
-    }
-    return s;
+    s->connect_fd = nd->t->connect_start ? nd->t->connect_start(nd->t->impl) : -1;
+    return s->connect_fd >= 0 ? s : send_cmds(nd, s);
 }
 
 /* Reads node i's replies that are there; returns decided()'s verdict once it is complete. */
@@ -154,6 +170,13 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
 
         for (i = 0, m = 0; i < n && !is_decided; i++) {
             if (!slots[i]) continue;
+            if (slots[i]->connect_fd >= 0) {   /* connecting: writable once connected (or failed) */
+                pfd[m].fd = slots[i]->connect_fd;
+                pfd[m].events = POLLOUT;
+                pfd[m].revents = 0;
+                idx[m++] = i;
+                continue;
+            }
             pfd[m].fd = nodes[i].t->fd(nodes[i].t->impl);
             if (pfd[m].fd < 0) {   /* the connection is gone: its replies are lost */
                 is_decided = settle(nodes, n, slots, i, decided, arg);
@@ -171,16 +194,42 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
         rc = ppoll(pfd, (nfds_t)m, &ts, NULL);
         if (rc < 0 && errno != EINTR) break;
         for (r = 0; rc > 0 && r < m && !is_decided; r++) {
-            /* Readable: the replies (read whole by dl_pending_settle), or EOF,
-             * which settles them as lost. A socket gone (fd -1) is POLLNVAL. */
-            if (pfd[r].revents) is_decided = settle(nodes, n, slots, idx[r], decided, arg);
+            if (!pfd[r].revents) continue;
+            i = idx[r];
+            if (slots[i]->connect_fd >= 0) {
+                /* Connected (or refused: the send completes the connect, and reports that). */
+                slots[i] = send_cmds(&nodes[i], slots[i]);
+                if (!slots[i] && decided) is_decided = decided(arg, nodes, n);
+                continue;
+            }
+            /* Readable: the replies that came (dl_pending_take_ready), or EOF,
+             * which settles them as lost. */
+            is_decided = settle(nodes, n, slots, i, decided, arg);
         }
     }
     /* At the deadline: what has arrived meanwhile still counts. */
     for (i = 0; i < n && !is_decided; i++) {
-        if (slots[i] && nodes[i].t->has_input(nodes[i].t->impl)) is_decided = settle(nodes, n, slots, i, decided, arg);
+        if (slots[i] && slots[i]->connect_fd < 0 && nodes[i].t->has_input(nodes[i].t->impl)) {
+            is_decided = settle(nodes, n, slots, i, decided, arg);
+        }
     }
     for (i = 0; i < n; i++) {
+        if (slots[i] && slots[i]->connect_fd >= 0) {
+            /* Still connecting: nothing was sent. The connect goes on: the next
+             * round polls it again, or a call completes it. */
+            char why[DL_ERR_MSG_MAX];
+            snprintf(why, sizeof(why), "Redis at %s: not connected in time",
+                     nodes[i].t->endpoint ? nodes[i].t->endpoint : "?");
+            if (is_decided) {
+                nodes[i].st = DL_ERR_TIMEOUT;
+                snprintf(nodes[i].why, sizeof(nodes[i].why), "%s", why);
+            } else {
+                fail(&nodes[i], DL_ERR_TIMEOUT, why);
+            }
+            slot_free(slots[i]);
+            slots[i] = NULL;
+            continue;
+        }
         if (slots[i]) {
             char why[DL_ERR_MSG_MAX];
             if (is_decided) {

@@ -327,6 +327,17 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
          * Registered as a waiter, we spend it blocked on a wake list, so a
          * release ends it at once; the first contended attempt only
          * registers (no delay before the script attempt). */
+        if (ok > 0 && !no_quorum(&r)) {
+            /* A split vote: the name is free again (every share was undone).
+             * Retry after a short random delay (the jitter alone), not a
+             * grown backoff: no release will come to wake us. */
+            sleep_us = dl_wait_sleep_us(0, dl_random_upto(opts->backoff.jitter_us > 1000 ? opts->backoff.jitter_us : 1000),
+                                        (deadline_ns - now) / 1000, 0);
+            registered = 1;
+            dl_clock_sleep_us(sleep_us);
+            round_free(&r);
+            continue;
+        }
         sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
                                     dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0);
         if (!registered && can_block && !no_quorum(&r)) {

@@ -78,6 +78,13 @@ typedef struct dl_transport {
      * dl_fanout), or -1 while not connected. NULL: the transport cannot be
      * polled, and a fan-out calls it in turn instead. */
     int (*fd)(void *impl);
+    /* Starts connecting without waiting, when there is no connection yet (the
+     * fan-out connects to every server at once): returns the socket to poll
+     * for writability, after which `send` completes the connect without a
+     * wait; or -1 when there is nothing to wait for (connected already, a
+     * unix socket, a connect that failed at once: `send` reports it). NULL:
+     * connects happen in the calls. */
+    int (*connect_start)(void *impl);
     dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */
     /* DL_CAP_* of the server of the current connection; 0 while not known yet
      * (learned with the first call on each new connection). NULL: none. */
