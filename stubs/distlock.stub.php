@@ -24,11 +24,15 @@ namespace {
         /**
          * Validates the configuration; connects lazily, on the first call that needs Redis.
          *
-         * @param string|array $servers one URI, or a list holding one URI:
+         * @param string|array $servers one URI, or a list of URIs:
          *   redis://[[user]:password@]host[:port][/db][?timeout=S&connect_timeout=S],
          *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S],
          *   rediss://... (TLS; builds against hiredis >= 1.0 with hiredis_ssl, see phpinfo()).
-         *   Values in the URI beat the same values in $options.
+         *   Values in the URI beat the same values in $options. A list of 3 to 64 URIs is
+         *   Redlock over independent masters (redis.io "Distributed Locks with Redis": a grant
+         *   needs N/2 + 1 of them, validity = ttl - elapsed - (ttl * 0.01 + 2 ms)); with option
+         *   cluster, the URIs are seeds of a Redis Cluster; with option sentinel, they are the
+         *   Sentinels (1 to 32) that say where the master is.
          * @param array $options prefix (string, default "lock:"), ttl (seconds, default 30),
          *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005;
          *   used only when the server refuses BLPOP and waits poll), connect_timeout and
@@ -48,9 +52,17 @@ namespace {
          *   (SNI and the name checked; default the URI's host), tls_verify_peer (bool, default
          *   true: certificate chain and host name are verified). Unreadable files are a
          *   ConnectionException at connect time, naming the option and the path.
+         *   Topologies: cluster (bool: the URIs are Cluster seeds; TCP, database 0),
+         *   sentinel (string: the master's name; username/password/database are then the
+         *   master's), sentinel_username and sentinel_password (the Sentinels' own),
+         *   min_replicas (int 0..1000: WAIT for that many replicas after each grant and
+         *   refresh, in the same round trip) and replica_timeout (seconds, default 1).
          *   Defaults of the first seven come from the distlock.* INI settings.
-         * @throws \ValueError for a malformed URI, an unknown option, a value out of range, or a
-         *   TLS option without rediss://
+         * @throws \ValueError for a malformed URI, an unknown option, a value out of range, a
+         *   TLS option without rediss://, a list of 2 or of more than 64 URIs (without cluster or
+         *   sentinel), one server twice in a Redlock list, or an option without a sound meaning
+         *   in the topology (fencing, fair or min_replicas with Redlock; sentinel with cluster; a
+         *   database other than 0 or a unix socket with cluster), each message saying why
          * @throws \TypeError for an option of the wrong type
          * @throws \DistLock\ConnectionException for rediss:// on a build without TLS (hiredis 0.14)
          */
@@ -71,6 +83,10 @@ namespace {
          * @throws \DistLock\LockTimeoutException when the wait ran out
          * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
          *   (an acquire whose reply was lost is first undone with the same token)
+         * @throws \DistLock\QuorumException (a ConnectionException) with Redlock, when more masters
+         *   failed than a quorum survives, in 3 attempts (1 without a wait); names each failure
+         * @throws \DistLock\ReplicationException (a ConnectionException) with min_replicas, when
+         *   fewer replicas acknowledged the grant within replica_timeout (the grant is undone)
          * @throws \ValueError for an empty or too long name or token, or ttl/wait out of range
          */
         public function lock(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
@@ -255,8 +271,11 @@ namespace DistLock {
         public function isAcquired(): bool {}
 
         /**
-         * @return float seconds of lease left (the key's PTTL), 0.0 when released or lost
-         * @throws ConnectionException on network errors
+         * @return float seconds of lease left (the key's PTTL), 0.0 when released or lost. With
+         *   Redlock: the validity, the quorum-th longest PTTL of the masters less the drift
+         *   allowance (ttl * 0.01 + 2 ms, redis.io)
+         * @throws ConnectionException on network errors (Redlock: QuorumException when too few
+         *   masters answered)
          */
         public function remainingLifetime(): float {}
 
