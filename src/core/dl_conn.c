@@ -322,6 +322,8 @@ static int conn_connect_start(void *impl)
 {
     dl_conn_t *c = impl;
     if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
+    /* A connect that outlived its connect timeout is given up and begun again. */
+    if (c->ctx && c->connecting && dl_clock_now_ns() >= c->connect_deadline_ns) dl_conn_close(c);
     if (c->ctx) return c->connecting ? c->ctx->fd : -1;
     /* A unix socket connects at once; Sentinel asks where first: both connect
      * in the call, as before. A connect refused at once is left to the call too,
