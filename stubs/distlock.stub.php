@@ -35,7 +35,8 @@ namespace {
          *   Sentinels (1 to 32) that say where the master is.
          * @param array $options prefix (string, default "lock:"), ttl (seconds, default 30),
          *   wait (seconds, default 10), retry_delay and retry_jitter (seconds, default 0.005;
-         *   used only when the server refuses BLPOP and waits poll), connect_timeout and
+         *   when the server refuses BLPOP and waits poll, and Redlock's random delay between
+         *   attempts), connect_timeout and
          *   timeout (seconds, default 1), username, password (strings), database (int),
          *   resources (array: snake_case resource => ['ttl' => s, 'wait' => s]),
          *   watchdog (bool: renew held leases every ttl/3 in a background thread),

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6f1e15c416a9935bbda77dd6a023799aff712bf4 */
+ * Stub hash: 934c8c1a781b06bcf9ce407617f94498e3001b69 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")

@@ -1,8 +1,8 @@
 #include "dl_fanout.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,7 +68,6 @@ static void complete(dl_fanout_node_t *nd, slot_t *s)
     slot_free(s);
 }
 
-/* Writes the node's commands; returns its slot, or NULL when the node is done already. */
 /* Writes the node's commands; returns its slot, or NULL when the node is done (failed). */
 static slot_t *send_cmds(dl_fanout_node_t *nd, slot_t *s)
 {
@@ -136,6 +135,23 @@ static int settle(dl_fanout_node_t *nodes, size_t n, slot_t **slots, size_t i, d
         return decided ? decided(arg, nodes, n) : 0;
     }
     return 0;
+}
+
+/*
+ * A node the round ended without: DL_ERR_TIMEOUT with why_fmt (one %s: the
+ * endpoint). done only when the deadline passed; when the round was decided
+ * without it, done stays 0, so that it is not taken for a node that is down.
+ */
+static void unfinished(dl_fanout_node_t *nd, int decided, const char *why_fmt)
+{
+    char why[DL_ERR_MSG_MAX];
+    snprintf(why, sizeof(why), why_fmt, nd->t->endpoint ? nd->t->endpoint : "?");
+    if (decided) {
+        nd->st = DL_ERR_TIMEOUT;
+        snprintf(nd->why, sizeof(nd->why), "%s", why);
+    } else {
+        fail(nd, DL_ERR_TIMEOUT, why);
+    }
 }
 
 void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fanout_decided_fn decided, void *arg)
@@ -214,37 +230,19 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
         }
     }
     for (i = 0; i < n; i++) {
-        if (slots[i] && slots[i]->connect_fd >= 0) {
+        if (!slots[i]) continue;
+        if (slots[i]->connect_fd >= 0) {
             /* Still connecting: nothing was sent. The connect goes on: the next
              * round polls it again, or a call completes it. */
-            char why[DL_ERR_MSG_MAX];
-            snprintf(why, sizeof(why), "Redis at %s: not connected in time",
-                     nodes[i].t->endpoint ? nodes[i].t->endpoint : "?");
-            if (is_decided) {
-                nodes[i].st = DL_ERR_TIMEOUT;
-                snprintf(nodes[i].why, sizeof(nodes[i].why), "%s", why);
-            } else {
-                fail(&nodes[i], DL_ERR_TIMEOUT, why);
-            }
+            unfinished(&nodes[i], is_decided, "Redis at %s: not connected in time");
             slot_free(slots[i]);
-            slots[i] = NULL;
-            continue;
-        }
-        if (slots[i]) {
-            char why[DL_ERR_MSG_MAX];
-            if (is_decided) {
-                /* Not waited for: the node may well answer; it is not "down". */
-                snprintf(why, sizeof(why), "Redis at %s: not waited for (the round was decided)",
-                         nodes[i].t->endpoint ? nodes[i].t->endpoint : "?");
-                nodes[i].st = DL_ERR_TIMEOUT;
-                snprintf(nodes[i].why, sizeof(nodes[i].why), "%s", why);
-            } else {
-                snprintf(why, sizeof(why), "no reply from Redis at %s in time",
-                         nodes[i].t->endpoint ? nodes[i].t->endpoint : "?");
-                fail(&nodes[i], DL_ERR_TIMEOUT, why);
-            }
+        } else {
+            /* Not waited for (decided) is not "down": the node may well answer. */
+            unfinished(&nodes[i], is_decided, is_decided ? "Redis at %s: not waited for (the round was decided)"
+                                                         : "no reply from Redis at %s in time");
             slots[i]->abandoned = 1;   /* freed by its last outcome, on a later use of the connection */
         }
+        slots[i] = NULL;
     }
     free(slots);
     free(pfd);

@@ -27,6 +27,12 @@ int64_t dl_quorum_validity_us(int64_t ttl_ms, int64_t elapsed_us)
     return ttl_ms * 1000 - elapsed_us - dl_quorum_drift_us(ttl_ms);
 }
 
+/* The end of a grant or refresh sent at start_ns: start + ttl - drift (monotonic ns). */
+static int64_t valid_until_ns(int64_t start_ns, int64_t ttl_ms)
+{
+    return start_ns + ttl_ms * 1000000 - dl_quorum_drift_us(ttl_ms) * 1000;
+}
+
 int64_t dl_quorum_node_timeout_us(const dl_quorum_t *q, int64_t ttl_ms)
 {
     int64_t t = ttl_ms * 100;   /* ttl / 10, in µs */
@@ -130,7 +136,6 @@ static dl_status_t quorum_error(const round_t *r, const char *what, dl_error_t *
 {
     char msg[DL_ERR_MSG_MAX];
     size_t i, used, f = failed(r);
-    if (f == 0) f = r->n - answered(r);   /* a read round: every master was waited for */
     used = (size_t)snprintf(msg, sizeof(msg), "Redlock %s: %zu of %zu masters failed, more than the %zu a quorum of %zu survives",
                             what, f, r->n, r->n - dl_quorum_size(r->n), dl_quorum_size(r->n));
     for (i = 0; i < r->n && used < sizeof(msg) - 1; i++) {
@@ -248,6 +253,13 @@ static int block_on_one(dl_quorum_t *q, const round_t *r, const dl_lease_t *leas
     return 1;
 }
 
+/* The end of a wait without the lock: out of every waiters set we entered (cancel, not waited for). */
+static void give_up(dl_quorum_t *q, const dl_lease_t *lease, round_t *r, int registered)
+{
+    round_free(r);
+    if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
+}
+
 dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                               dl_acquire_result_t *res, dl_error_t *err)
 {
@@ -291,7 +303,7 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
         ok = granted(&r);
         validity_us = dl_quorum_validity_us(lease->ttl_ms, (now - r.start_ns) / 1000);
         if (ok >= dl_quorum_size(q->n) && validity_us > 0) {
-            lease->valid_until_ns = r.start_ns + lease->ttl_ms * 1000000 - dl_quorum_drift_us(lease->ttl_ms) * 1000;
+            lease->valid_until_ns = valid_until_ns(r.start_ns, lease->ttl_ms);
             res->acquired = 1;
             res->waited_us = (now - first_ns) / 1000;
             round_free(&r);
@@ -300,27 +312,23 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
         /* Not granted: free the name at once wherever it may have been set
          * (granted, or the outcome unknown), not at the ttl. */
         if (ok > 0 || failed(&r) > 0 || answered(&r) < q->n) fire_and_forget(q, &DL_UNDO_SCRIPT, lease);
+        res->waited_us = (now - first_ns) / 1000;
         if (no_quorum(&r)) {
             failed_attempts++;
             if (opts->wait_us <= 0 || failed_attempts >= DL_QUORUM_FAILED_ATTEMPTS || now >= deadline_ns) {
                 st = quorum_error(&r, "acquire", err);
-                round_free(&r);
-                if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
-                res->waited_us = (now - first_ns) / 1000;
+                give_up(q, lease, &r, registered);
                 return st;
             }
         } else {
             res->contended++;
         }
         if (opts->wait_us <= 0 || now >= deadline_ns) {
-            round_free(&r);
-            if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
-            res->waited_us = (now - first_ns) / 1000;
+            give_up(q, lease, &r, registered);
             return DL_OK;
         }
         if (opts->interrupted && opts->interrupted(opts->interrupt_arg)) {
-            round_free(&r);
-            if (registered) fire_and_forget(q, &DL_CANCEL_SCRIPT, lease);
+            give_up(q, lease, &r, registered);
             return dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
         }
         /* A random delay (redis.io): contenders that collided split apart.
@@ -329,23 +337,17 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
          * registers (no delay before the script attempt). */
         if (ok > 0 && !no_quorum(&r)) {
             /* A split vote: the name is free again (every share was undone).
-             * Retry after a short random delay (the jitter alone), not a
-             * grown backoff: no release will come to wake us. */
-            sleep_us = dl_wait_sleep_us(0, dl_random_upto(opts->backoff.jitter_us > 1000 ? opts->backoff.jitter_us : 1000),
-                                        (deadline_ns - now) / 1000, 0);
+             * Retry after the jitter alone, not a grown backoff: no release
+             * will come to wake us. */
             registered = 1;
-            dl_clock_sleep_us(sleep_us);
-            round_free(&r);
-            continue;
-        }
-        sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
-                                    dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0);
-        if (!registered && can_block && !no_quorum(&r)) {
-            registered = 1;
-        } else if (registered && can_block && sleep_us >= 1000) {
-            can_block = block_on_one(q, &r, lease, sleep_us);
+            dl_clock_sleep_us(dl_wait_sleep_us(0, dl_random_upto(opts->backoff.jitter_us > 1000 ? opts->backoff.jitter_us : 1000),
+                                               (deadline_ns - now) / 1000, 0));
         } else {
-            dl_clock_sleep_us(sleep_us);
+            sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
+                                        dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0);
+            if (!registered && can_block && !no_quorum(&r)) registered = 1;
+            else if (registered && can_block && sleep_us >= 1000) can_block = block_on_one(q, &r, lease, sleep_us);
+            else dl_clock_sleep_us(sleep_us);
         }
         round_free(&r);
     }
@@ -354,7 +356,6 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
 /* ---- scripts over many leases: release, refresh, status ----------------------- */
 
 typedef struct script_round {
-    size_t n;                 /* leases */
     dl_script_call_t *sc, *esc;
     dl_cmd_t *cmds, *evalcmds;
 } script_round_t;
@@ -372,7 +373,6 @@ static dl_status_t script_round_build(script_round_t *s, const dl_script_t *scri
 {
     size_t i;
     memset(s, 0, sizeof(*s));
-    s->n = n;
     s->sc = calloc(n, sizeof(*s->sc));
     s->esc = calloc(n, sizeof(*s->esc));
     s->cmds = calloc(n, sizeof(*s->cmds));
@@ -470,51 +470,55 @@ dl_status_t dl_quorum_release(dl_quorum_t *q, const dl_lease_t *lease, int *rele
     return dl_quorum_release_many(q, 1, &l, released, err);
 }
 
-dl_status_t dl_quorum_refresh_many(dl_quorum_t *q, size_t n, dl_lease_t *const *leases, int *extended,
-                                   dl_error_t *err)
+/*
+ * Refreshes n leases to ttls[i] in one round: extended[i] when a quorum
+ * extended it and its new validity is positive; *start_ns is when the round
+ * began. More masters failing than a quorum survives is DL_ERR_QUORUM (then
+ * no lease can have a quorum of extensions).
+ */
+static dl_status_t refresh_round(dl_quorum_t *q, size_t n, dl_lease_t *const *leases, const int64_t *ttls,
+                                 int *extended, int64_t *start_ns, dl_error_t *err)
 {
     round_t r;
     size_t i;
-    int64_t *ttls, elapsed_us;
+    int64_t elapsed_us;
+    dl_status_t st = script_many(q, &DL_REFRESH_SCRIPT, n, leases, ttls, dl_quorum_node_timeout_us(q, max_ttl(n, leases, ttls)),
+                                 &r, err);
+    if (st != DL_OK) return st;
+    *start_ns = r.start_ns;
+    elapsed_us = (dl_clock_now_ns() - r.start_ns) / 1000;
+    for (i = 0; i < n; i++) {
+        extended[i] = ones(&r, i) >= dl_quorum_size(q->n) && dl_quorum_validity_us(ttls[i], elapsed_us) > 0;
+    }
+    if (no_quorum(&r)) st = quorum_error(&r, "refresh", err);
+    round_free(&r);
+    return st;
+}
+
+dl_status_t dl_quorum_refresh_many(dl_quorum_t *q, size_t n, dl_lease_t *const *leases, int *extended,
+                                   dl_error_t *err)
+{
+    int64_t *ttls, start_ns;
+    size_t i;
     dl_status_t st;
 
     if (n == 0) return DL_OK;
     ttls = calloc(n, sizeof(*ttls));
     if (!ttls) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     for (i = 0; i < n; i++) ttls[i] = leases[i]->ttl_ms;
-    st = script_many(q, &DL_REFRESH_SCRIPT, n, leases, ttls, dl_quorum_node_timeout_us(q, max_ttl(n, leases, ttls)),
-                     &r, err);
-    if (st == DL_OK) {
-        elapsed_us = (dl_clock_now_ns() - r.start_ns) / 1000;
-        for (i = 0; i < n; i++) {
-            extended[i] = ones(&r, i) >= dl_quorum_size(q->n) && dl_quorum_validity_us(ttls[i], elapsed_us) > 0;
-        }
-        if (no_quorum(&r)) st = quorum_error(&r, "refresh", err);
-        round_free(&r);
-    }
+    st = refresh_round(q, n, leases, ttls, extended, &start_ns, err);
     free(ttls);
     return st;
 }
 
 dl_status_t dl_quorum_refresh(dl_quorum_t *q, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
 {
-    round_t r;
-    dl_status_t st;
-    dl_lease_t *l = lease;
-
-    st = script_many(q, &DL_REFRESH_SCRIPT, 1, &l, &ttl_ms, dl_quorum_node_timeout_us(q, ttl_ms), &r, err);
-    if (st != DL_OK) return st;
-    if (no_quorum(&r) && ones(&r, 0) < dl_quorum_size(q->n)) {
-        st = quorum_error(&r, "refresh", err);
-    } else {
-        int64_t validity_us = dl_quorum_validity_us(ttl_ms, (dl_clock_now_ns() - r.start_ns) / 1000);
-        *extended = ones(&r, 0) >= dl_quorum_size(q->n) && validity_us > 0;
-        if (*extended) {
-            lease->ttl_ms = ttl_ms;
-            lease->valid_until_ns = r.start_ns + ttl_ms * 1000000 - dl_quorum_drift_us(ttl_ms) * 1000;
-        }
+    int64_t start_ns;
+    dl_status_t st = refresh_round(q, 1, &lease, &ttl_ms, extended, &start_ns, err);
+    if (st == DL_OK && *extended) {
+        lease->ttl_ms = ttl_ms;
+        lease->valid_until_ns = valid_until_ns(start_ns, ttl_ms);
     }
-    round_free(&r);
     return st;
 }
 

@@ -136,7 +136,9 @@ dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err)
 
     if (cfg->n == 0 || (cfg->kind == DL_TARGET_SINGLE && cfg->n != 1) ||
         (cfg->kind == DL_TARGET_REDLOCK && (cfg->n < DL_QUORUM_MIN_NODES || cfg->n > DL_QUORUM_MAX_NODES))) {
-        dl_error_set(err, DL_ERR_ARG, "Redlock needs between %d and %d masters, %zu given", DL_QUORUM_MIN_NODES,
+        dl_error_set(err, DL_ERR_ARG, cfg->kind == DL_TARGET_REDLOCK ? "Redlock needs between %d and %d masters, %zu given"
+                                                                     : "one server (%d..%d masters are Redlock), %zu given",
+                     DL_QUORUM_MIN_NODES,
                      DL_QUORUM_MAX_NODES, cfg->n);
         dl_target_config_free(cfg);
         return NULL;
