@@ -47,7 +47,7 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acqu
     size_t n = 1;
     dl_status_t st;
 
-    argvlen[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
+    argvlen[5] = dl_cmd_int(ttlbuf, lease->ttl_ms);
     cmds[0].argc = 6; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
     if (dl_replicas_wanted(lease)) cmds[n++] = dl_replicas_wait_cmd(&w, lease);
     memset(r, 0, sizeof(r));

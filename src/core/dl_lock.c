@@ -25,7 +25,7 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
 {
     /* One block: the struct, the key, the token, the companion keys and the
      * waiter's own wake key, each NUL-terminated. */
-    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len, size, i;
+    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len, size, i, base_len = 0;
     char **slots[NSUFFIXES];
     size_t *lens[NSUFFIXES];
     dl_lease_t *l;
@@ -63,9 +63,19 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     slots[3] = &l->queue_key; lens[3] = &l->queue_key_len;
     slots[4] = &l->alive_key; lens[4] = &l->alive_key_len;
     slots[5] = &l->wake_prefix; lens[5] = &l->wake_prefix_len;
+    /* Every derived key is one base (the key with its hash tag) followed by
+     * its suffix: the base is derived once and copied (deriving it can cost a
+     * tag search, dl_key.h). */
     for (i = 0; i < NSUFFIXES; i++) {
         *slots[i] = p;
-        *lens[i] = dl_key_derive(l->key, klen, suffixes[i].s, suffixes[i].len, p);
+        if (i == 0) {
+            *lens[0] = dl_key_derive(l->key, klen, suffixes[0].s, suffixes[0].len, p);
+            base_len = *lens[0] - suffixes[0].len;
+        } else {
+            memcpy(p, *slots[0], base_len);
+            memcpy(p + base_len, suffixes[i].s, suffixes[i].len);
+            *lens[i] = base_len + suffixes[i].len;
+        }
         p[*lens[i]] = '\0';
         p += *lens[i] + 1;
     }
@@ -294,7 +304,7 @@ static dl_cmd_t native_refresh_cmd(native_refresh_t *n, const dl_lease_t *lease,
     n->argv[3] = "IFEQ"; n->argvlen[3] = 4;
     n->argv[4] = lease->token; n->argvlen[4] = lease->token_len;
     n->argv[5] = "PX"; n->argvlen[5] = 2;
-    n->argv[6] = n->ttl; n->argvlen[6] = (size_t)snprintf(n->ttl, sizeof(n->ttl), "%lld", (long long)ttl_ms);
+    n->argv[6] = n->ttl; n->argvlen[6] = dl_cmd_int(n->ttl, ttl_ms);
     cmd.argc = 7; cmd.argv = n->argv; cmd.argvlen = n->argvlen;
     return cmd;
 }

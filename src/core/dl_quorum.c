@@ -281,7 +281,7 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
     argv[2] = lease->token; argvlen[2] = lease->token_len;
     argv[3] = "NX"; argvlen[3] = 2;
     argv[4] = "PX"; argvlen[4] = 2;
-    argv[5] = ttlbuf; argvlen[5] = (size_t)snprintf(ttlbuf, sizeof(ttlbuf), "%lld", (long long)lease->ttl_ms);
+    argv[5] = ttlbuf; argvlen[5] = dl_cmd_int(ttlbuf, lease->ttl_ms);
     /* Attempts after a contended one: the acquire script, which also enters
      * us in each master's waiters set (atomically with finding the name
      * taken), so that a release wakes us. By EVAL: a NOSCRIPT would read as

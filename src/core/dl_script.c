@@ -92,7 +92,7 @@ static void add(script_call_t *sc, const char *s, size_t len)
 static void add_num(script_call_t *sc, long long v)
 {
     char *buf = sc->num[sc->nums++];
-    add(sc, buf, (size_t)snprintf(buf, sizeof(sc->num[0]), "%lld", v));
+    add(sc, buf, dl_cmd_int(buf, v));
 }
 
 #define ADD_KEY(sc, lease, k) add((sc), (lease)->k, (lease)->k##_len)

@@ -43,6 +43,23 @@ typedef struct dl_cmd {
     const size_t *argvlen;
 } dl_cmd_t;
 
+/* Integer arguments of commands are decimal strings. Writes v into buf (room
+ * for 21 bytes: sign, 19 digits, NUL) and returns its length. Not snprintf:
+ * that costs about 700 instructions a call (callgrind), a tenth of an
+ * uncontended acquire's own work. */
+static inline size_t dl_cmd_int(char *buf, int64_t v)
+{
+    char tmp[20];
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t k = 0, n = 0;
+
+    do tmp[k++] = (char)('0' + u % 10); while ((u /= 10) > 0);
+    if (v < 0) buf[n++] = '-';
+    while (k > 0) buf[n++] = tmp[--k];
+    buf[n] = '\0';
+    return n;
+}
+
 typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 
 /* Server capabilities a connection learned (dl_transport_t.caps). */

@@ -176,6 +176,73 @@ static void test_connect_and_pipeline(void **state)
     dl_conn_free(c);
 }
 
+/* The commands are encoded by dl_conn itself (append_argv): arguments that
+ * hold CR, LF and NUL, empty ones, and commands larger than its 1 KiB stack
+ * buffer all reach the server byte for byte, also sent without waiting. */
+static void test_command_encoding(void **state)
+{
+    static char big[70000];
+    const char odd[] = "a\r\n$3\r\n*1\0z";
+    const char *a0[] = {"SET", "unit:conn:big", big};
+    size_t l0[] = {3, 13, sizeof(big)};
+    const char *a1[] = {"GET", "unit:conn:big"};
+    size_t l1[] = {3, 13};
+    const char *a2[] = {"SET", "unit:conn:odd", odd};
+    size_t l2[] = {3, 13, sizeof(odd)};
+    const char *a3[] = {"GET", "unit:conn:odd"};
+    const char *a4[] = {"SET", "unit:conn:empty", ""};
+    size_t l4[] = {3, 15, 0};
+    const char *a5[] = {"STRLEN", "unit:conn:empty"};
+    size_t l5[] = {6, 15};
+    dl_cmd_t cmds[6] = {{3, a0, l0}, {2, a1, l1}, {3, a2, l2}, {2, a3, l1}, {3, a4, l4}, {2, a5, l5}};
+    dl_reply_t r[6];
+    dl_error_t err;
+    dl_conn_t *c;
+    dl_transport_t t;
+    size_t i;
+    (void)state;
+    NEED_SERVER();
+    for (i = 0; i < sizeof(big); i++) big[i] = (char)(i * 7 + (i >> 8));
+    c = local();
+    t = dl_conn_transport(c);
+    assert_int_equal(t.call(t.impl, 6, cmds, r, 0, &err), DL_OK);
+    assert_int_equal(r[1].type, DL_REPLY_STRING);
+    assert_int_equal(r[1].len, sizeof(big));
+    assert_memory_equal(r[1].str, big, sizeof(big));
+    assert_int_equal(r[3].type, DL_REPLY_STRING);
+    assert_int_equal(r[3].len, sizeof(odd));
+    assert_memory_equal(r[3].str, odd, sizeof(odd));
+    assert_int_equal(r[5].type, DL_REPLY_INTEGER);
+    assert_int_equal(r[5].integer, 0);
+    for (i = 0; i < 6; i++) dl_reply_free(&r[i]);
+    /* the same bytes through send/recv (the deferred path) */
+    assert_int_equal(t.send(t.impl, 2, &cmds[2], &err), DL_OK);
+    assert_int_equal(t.recv(t.impl, &r[0], &err), DL_OK);
+    assert_int_equal(t.recv(t.impl, &r[1], &err), DL_OK);
+    assert_int_equal(r[1].type, DL_REPLY_STRING);
+    assert_memory_equal(r[1].str, odd, sizeof(odd));
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+    dl_conn_free(c);
+}
+
+/* Integer arguments are written by dl_cmd_int, not snprintf. */
+static void test_cmd_int(void **state)
+{
+    static const struct { int64_t v; const char *s; } cases[] = {
+        {0, "0"}, {7, "7"}, {-1, "-1"}, {30000, "30000"}, {1000000007, "1000000007"},
+        {INT64_MAX, "9223372036854775807"}, {INT64_MIN, "-9223372036854775808"},
+    };
+    char buf[21];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        memset(buf, 'x', sizeof(buf));
+        assert_int_equal(dl_cmd_int(buf, cases[i].v), strlen(cases[i].s));
+        assert_string_equal(buf, cases[i].s);
+    }
+}
+
 static void test_connect_refused_names_endpoint(void **state)
 {
     dl_conn_t *c;
@@ -1186,6 +1253,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tls_build),
         cmocka_unit_test(test_connect_and_pipeline),
+        cmocka_unit_test(test_command_encoding),
+        cmocka_unit_test(test_cmd_int),
         cmocka_unit_test(test_connect_refused_names_endpoint),
         cmocka_unit_test(test_unix_socket_missing),
         cmocka_unit_test(test_auth),
