@@ -63,6 +63,7 @@ const NA_OPTION = 'n/a (option not supported by this build)';
 /** id => [label, factory(): Adapter, include path that must resolve (or null)] */
 $IMPLS = [
     'floor'         => ['floor: 2 × PING (phpredis)', fn () => new FloorAdapter($HOST, $PORT), null],
+    'native'        => ['commands alone: SET NX PX + DELIFEQ (phpredis)', fn () => new NativeCommandsAdapter($HOST, $PORT), null],
     'distlock'      => ['distlock `lock()`', fn () => new DistLockAdapter($URI, [], 'distlock'), null],
     'distlock-try'  => ['distlock `tryLock()`', fn () => new DistLockAdapter($URI, [], 'distlock-try', 'try'), null],
     'distlock-scoped' => ['distlock scoped (`tryLock()`, destruction)', fn () => new DistLockAdapter($URI, [], 'distlock-scoped', 'scoped'), null],
@@ -73,7 +74,7 @@ $IMPLS = [
     'symfony'       => ['symfony/lock `RedisStore`', fn () => new SymfonyAdapter($HOST, $PORT), 'Symfony/Component/Lock/autoload.php'],
     'malkusch'      => ['php-lock `PHPRedisMutex`', fn () => new MalkuschAdapter($HOST, $PORT), 'Malkusch/Lock/autoload.php'],
 ];
-foreach (['DistLockAdapter', 'PhpRedisAdapter', 'FloorAdapter'] as $f) {
+foreach (['DistLockAdapter', 'PhpRedisAdapter', 'FloorAdapter', 'NativeCommandsAdapter'] as $f) {
     require __DIR__ . "/lib/$f.php";
 }
 $UNAVAILABLE = []; // id => reason
@@ -104,6 +105,8 @@ function make(string $id): Adapter|string
         return ($IMPLS[$id][1])();
     } catch (NotSupported) {
         return NA_OPTION;
+    } catch (ServerLacks $e) {
+        return 'n/a (' . $e->getMessage() . ')';
     }
 }
 
@@ -207,7 +210,7 @@ function by_str(array $by): string
 }
 
 if ($want('uncontended')) {
-    $ids = ['floor', 'distlock', 'distlock-try', 'distlock-scoped', 'distlock-sync', 'distlock-fair', 'phpredis', 'laravel',
+    $ids = ['floor', 'native', 'distlock', 'distlock-try', 'distlock-scoped', 'distlock-sync', 'distlock-fair', 'phpredis', 'laravel',
             'symfony', 'malkusch'];
     $cyclers = [];
     $na = [];

@@ -6,6 +6,9 @@ namespace Bench;
 /** Thrown by an adapter factory when the build lacks an option (e.g. 'fair'). */
 final class NotSupported extends \RuntimeException {}
 
+/** The server lacks a command the implementation needs (the message says which). */
+final class ServerLacks extends \RuntimeException {}
+
 /**
  * One lock implementation under test.
  *
@@ -31,7 +34,6 @@ interface Adapter
     public function warm(): void;
 }
 
-/** A \Redis connected to the bench server, optionally named (CLIENT SETNAME). */
 /* Runs $body (if any) while the lock is held, then releases it in all cases; true. */
 function hold_and_release(?callable $body, callable $release): bool
 {
@@ -45,6 +47,7 @@ function hold_and_release(?callable $body, callable $release): bool
     return true;
 }
 
+/** A \Redis connected to the bench server, optionally named (CLIENT SETNAME). */
 function redis_connect(string $host, int $port, ?string $clientName = null, bool $persistent = false): \Redis
 {
     $r = new \Redis();
