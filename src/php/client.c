@@ -216,7 +216,7 @@ void php_distlock_client_minit(zend_class_entry *ce)
     distlock_ce_DistLock = ce;
     ce->create_object = client_create;
     memcpy(&client_handlers, zend_get_std_object_handlers(), sizeof(client_handlers));
-    client_handlers.offset = XtOffsetOf(php_distlock_client, std);
+    client_handlers.offset = offsetof(php_distlock_client, std);
     client_handlers.free_obj = client_free;
     client_handlers.clone_obj = NULL;
     client_handlers.get_debug_info = client_debug_info;

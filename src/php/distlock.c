@@ -63,7 +63,7 @@ static ZEND_INI_MH(OnUpdatePrefix)
 # define DL_GLOBALS_PTR (void *)&distlock_globals
 #endif
 #define DL_INI_SECONDS(name, def, field, kind) \
-    ZEND_INI_ENTRY3(name, def, PHP_INI_ALL, OnUpdateSeconds, (void *)XtOffsetOf(zend_distlock_globals, field), \
+    ZEND_INI_ENTRY3(name, def, PHP_INI_ALL, OnUpdateSeconds, (void *)offsetof(zend_distlock_globals, field), \
                     DL_GLOBALS_PTR, (void *)(uintptr_t)(kind))
 
 PHP_INI_BEGIN()

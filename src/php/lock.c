@@ -172,7 +172,7 @@ void php_distlock_lock_minit(zend_class_entry *ce)
     distlock_ce_Lock = ce;
     ce->create_object = lock_create_object;
     memcpy(&lock_handlers, zend_get_std_object_handlers(), sizeof(lock_handlers));
-    lock_handlers.offset = XtOffsetOf(php_distlock_lock, std);
+    lock_handlers.offset = offsetof(php_distlock_lock, std);
     lock_handlers.free_obj = lock_free;
     lock_handlers.clone_obj = NULL;
     lock_handlers.get_constructor = lock_get_constructor;

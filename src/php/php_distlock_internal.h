@@ -5,6 +5,13 @@
 #ifndef PHP_DISTLOCK_INTERNAL_H
 #define PHP_DISTLOCK_INTERNAL_H
 
+/* The libc headers the glue uses, named here: since PHP 8.3 Zend's headers no
+ * longer promise them (UPGRADING.INTERNALS 8.3). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "php.h"
 #include "php_distlock.h"
 
@@ -88,11 +95,11 @@ typedef struct php_distlock_lock {
 
 static inline php_distlock_client *php_distlock_client_from(zend_object *obj)
 {
-    return (php_distlock_client *)((char *)obj - XtOffsetOf(php_distlock_client, std));
+    return (php_distlock_client *)((char *)obj - offsetof(php_distlock_client, std));
 }
 static inline php_distlock_lock *php_distlock_lock_from(zend_object *obj)
 {
-    return (php_distlock_lock *)((char *)obj - XtOffsetOf(php_distlock_lock, std));
+    return (php_distlock_lock *)((char *)obj - offsetof(php_distlock_lock, std));
 }
 
 /* ---- config.c: validation of arguments, options and URIs ---------------- */
