@@ -36,6 +36,11 @@ final class NativeCommandsAdapter implements Adapter
         if (!$this->r->set($name, $token, ['nx', 'px' => (int) ceil($ttl * 1000)])) {
             return false;
         }
-        return hold_and_release($body, fn () => $this->r->rawCommand('DELIFEQ', $name, $token));
+        return hold_and_release($body, function () use ($name, $token): void {
+            $deleted = $this->r->rawCommand('DELIFEQ', $name, $token);
+            if ($deleted !== 1) {   // a refused DELIFEQ would leave the key and make every later cycle a failed SET
+                throw new \RuntimeException('DELIFEQ answered ' . var_export($deleted, true) . ': ' . $this->r->getLastError());
+            }
+        });
     }
 }

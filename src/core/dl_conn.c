@@ -144,8 +144,6 @@ int dl_conn_has_tls(void) { return 0; }
 const char *dl_conn_tls_library(void) { return NULL; }
 #endif
 
-/* Classifies a failed hiredis context: a read/write timeout surfaces as
- * REDIS_ERR_IO with EAGAIN (SO_RCVTIMEO/SO_SNDTIMEO). */
 /* Queues one command in the context's output buffer, encoded as a RESP array
  * of bulk strings and handed over with redisAppendFormattedCommand (hiredis
  * still writes it and parses every reply). hiredis's own encoders cost more
@@ -160,13 +158,17 @@ static int append_argv(redisContext *ctx, int argc, const char **argv, const siz
     size_t need = 1 + 21 + 2;
     int i, rc;
 
-    for (i = 0; i < argc; i++) need += 1 + 21 + 2 + argvlen[i] + 2;
-    if (need > sizeof(stack)) {
-        buf = malloc(need);
-        if (!buf) {
-            errno = ENOMEM;
-            return REDIS_ERR;
-        }
+    for (i = 0; i < argc && buf; i++) {
+        if (argvlen[i] > SIZE_MAX - need - (1 + 21 + 2 + 2)) buf = NULL;   /* cannot be allocated */
+        else need += 1 + 21 + 2 + argvlen[i] + 2;
+    }
+    if (buf && need > sizeof(stack)) buf = malloc(need);
+    if (!buf) {
+        /* As hiredis's own encoder reports it: fail_ctx makes it DL_ERR_NOMEM. */
+        ctx->err = REDIS_ERR_OOM;
+        snprintf(ctx->errstr, sizeof(ctx->errstr), "%s", "Out of memory");
+        errno = ENOMEM;
+        return REDIS_ERR;
     }
     p = buf;
     *p++ = '*';
@@ -185,6 +187,8 @@ static int append_argv(redisContext *ctx, int argc, const char **argv, const siz
     return rc;
 }
 
+/* Classifies a failed hiredis context: a read/write timeout surfaces as
+ * REDIS_ERR_IO with EAGAIN (SO_RCVTIMEO/SO_SNDTIMEO). */
 static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, dl_error_t *err)
 {
     dl_status_t code;

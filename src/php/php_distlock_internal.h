@@ -5,14 +5,14 @@
 #ifndef PHP_DISTLOCK_INTERNAL_H
 #define PHP_DISTLOCK_INTERNAL_H
 
+#include "php.h"   /* first: php_config.h sets the feature macros the libc headers read */
+
 /* The libc headers the glue uses, named here: since PHP 8.3 Zend's headers no
  * longer promise them (UPGRADING.INTERNALS 8.3). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "php.h"
 #include "php_distlock.h"
 
 #include "../core/dl_conn.h"

@@ -177,52 +177,60 @@ static void test_connect_and_pipeline(void **state)
 }
 
 /* The commands are encoded by dl_conn itself (append_argv): arguments that
- * hold CR, LF and NUL, empty ones, and commands larger than its 1 KiB stack
- * buffer all reach the server byte for byte, also sent without waiting. */
+ * hold CR, LF and NUL, empty ones, commands on both sides of its 1 KiB stack
+ * buffer and far beyond it all reach the server byte for byte, through the
+ * call path and the send path. */
+static void check_set_get(dl_transport_t *t, const char *key, const char *val, size_t len, int deferred)
+{
+    const char *a0[] = {"SET", key, val};
+    size_t l0[] = {3, strlen(key), len};
+    const char *a1[] = {"GET", key};
+    size_t l1[] = {3, strlen(key)};
+    dl_cmd_t cmds[2] = {{3, a0, l0}, {2, a1, l1}};
+    dl_reply_t r[2];
+    dl_error_t err;
+
+    if (deferred) {
+        assert_int_equal(t->send(t->impl, 2, cmds, &err), DL_OK);
+        assert_int_equal(t->recv(t->impl, &r[0], &err), DL_OK);
+        assert_int_equal(t->recv(t->impl, &r[1], &err), DL_OK);
+    } else {
+        assert_int_equal(t->call(t->impl, 2, cmds, r, 0, &err), DL_OK);
+    }
+    assert_int_equal(r[0].type, DL_REPLY_STATUS);
+    assert_string_equal(r[0].str, "OK");
+    assert_int_equal(r[1].type, DL_REPLY_STRING);   /* an empty value is "", not nil */
+    assert_int_equal(r[1].len, len);
+    if (len > 0) assert_memory_equal(r[1].str, val, len);
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+}
+
 static void test_command_encoding(void **state)
 {
     static char big[70000];
     const char odd[] = "a\r\n$3\r\n*1\0z";
-    const char *a0[] = {"SET", "unit:conn:big", big};
-    size_t l0[] = {3, 13, sizeof(big)};
-    const char *a1[] = {"GET", "unit:conn:big"};
-    size_t l1[] = {3, 13};
-    const char *a2[] = {"SET", "unit:conn:odd", odd};
-    size_t l2[] = {3, 13, sizeof(odd)};
-    const char *a3[] = {"GET", "unit:conn:odd"};
-    const char *a4[] = {"SET", "unit:conn:empty", ""};
-    size_t l4[] = {3, 15, 0};
-    const char *a5[] = {"STRLEN", "unit:conn:empty"};
-    size_t l5[] = {6, 15};
-    dl_cmd_t cmds[6] = {{3, a0, l0}, {2, a1, l1}, {3, a2, l2}, {2, a3, l1}, {3, a4, l4}, {2, a5, l5}};
-    dl_reply_t r[6];
+    const char *del[] = {"DEL", "unit:conn:enc"};
+    size_t dell[] = {3, 13};
+    dl_cmd_t delc = {2, del, dell};
+    dl_reply_t r;
     dl_error_t err;
     dl_conn_t *c;
     dl_transport_t t;
-    size_t i;
+    size_t i, len;
     (void)state;
     NEED_SERVER();
     for (i = 0; i < sizeof(big); i++) big[i] = (char)(i * 7 + (i >> 8));
     c = local();
     t = dl_conn_transport(c);
-    assert_int_equal(t.call(t.impl, 6, cmds, r, 0, &err), DL_OK);
-    assert_int_equal(r[1].type, DL_REPLY_STRING);
-    assert_int_equal(r[1].len, sizeof(big));
-    assert_memory_equal(r[1].str, big, sizeof(big));
-    assert_int_equal(r[3].type, DL_REPLY_STRING);
-    assert_int_equal(r[3].len, sizeof(odd));
-    assert_memory_equal(r[3].str, odd, sizeof(odd));
-    assert_int_equal(r[5].type, DL_REPLY_INTEGER);
-    assert_int_equal(r[5].integer, 0);
-    for (i = 0; i < 6; i++) dl_reply_free(&r[i]);
-    /* the same bytes through send/recv (the deferred path) */
-    assert_int_equal(t.send(t.impl, 2, &cmds[2], &err), DL_OK);
-    assert_int_equal(t.recv(t.impl, &r[0], &err), DL_OK);
-    assert_int_equal(t.recv(t.impl, &r[1], &err), DL_OK);
-    assert_int_equal(r[1].type, DL_REPLY_STRING);
-    assert_memory_equal(r[1].str, odd, sizeof(odd));
-    dl_reply_free(&r[0]);
-    dl_reply_free(&r[1]);
+    for (i = 0; i < 2; i++) {
+        check_set_get(&t, "unit:conn:enc", odd, sizeof(odd), (int)i);
+        check_set_get(&t, "unit:conn:enc", "", 0, (int)i);
+        check_set_get(&t, "unit:conn:enc", big, sizeof(big), (int)i);
+    }
+    for (len = 900; len <= 1100; len++) check_set_get(&t, "unit:conn:enc", big, len, 0);  /* the stack buffer's edge */
+    assert_int_equal(t.call(t.impl, 1, &delc, &r, 0, &err), DL_OK);
+    dl_reply_free(&r);
     dl_conn_free(c);
 }
 
