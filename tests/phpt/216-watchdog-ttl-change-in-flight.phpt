@@ -20,7 +20,7 @@ raw_redis_del_prefix($prefix);
 // Under valgrind (everything ~20x slower) fewer, longer leases still keep renewals in
 // flight most of the time, and 1 s stays far below the 5 s the check looks for.
 $nbulk = is_valgrind() ? 300 : 3000;
-$ttl = is_valgrind() ? 1.0 : 0.6;   // renewed every ttl/3: a 0.4 s stall of a busy machine is survived
+$ttl = 1.0;   // renewed every ttl/3: a 0.6 s stall of a busy machine is survived (0.6 s leases were lost under CI load)
 $dl = new DistLock(test_uri(), ['prefix' => $prefix, 'watchdog' => true]);
 $bulk = [];
 for ($i = 0; $i < $nbulk; $i++) {
@@ -45,11 +45,11 @@ foreach ($targets as $i => $l) {
 }
 echo "changed: $ok/40\n";
 usleep((int)(400000 * lc_slow()));
-// with the new ttl the PTTL stays far above 1 s; renewed with the old one it is at most 600 ms
+// with the new ttl (5 s, renewed every 1.7 s) the PTTL stays above 3 s; renewed with the old one it is at most 1 s
 $shrunk = [];
 foreach ($targets as $i => $l) {
     $p = raw_redis('PTTL', $prefix . "t:$i");
-    if ($p <= 1000) {
+    if ($p <= 2000) {
         $shrunk[] = ($i % 2 ? 'refresh' : 'reentrant') . " t:$i pttl=$p";
     }
 }
