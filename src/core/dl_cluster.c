@@ -34,11 +34,6 @@ struct dl_cluster {
 
 /* ---- nodes ----------------------------------------------------------- */
 
-static void format_endpoint(char *buf, size_t size, const char *host, int port)
-{
-    snprintf(buf, size, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
-}
-
 /* Index in c->conns of the connection to host:port, made when missing; -1 with err set. */
 static int conn_get(dl_cluster_t *c, const char *host, int port, dl_error_t *err)
 {
@@ -96,10 +91,10 @@ static int conn_of_grow(dl_cluster_t *c)
 
 /* ---- the slot map ---------------------------------------------------- */
 
-static void update_endpoint(dl_cluster_t *c, const cl_node_t *via)
+static void update_endpoint(dl_cluster_t *c, const char *host, int port)
 {
     char ep[DL_SLOT_HOST_MAX + 8];
-    format_endpoint(ep, sizeof(ep), via->host, via->port);
+    dl_endpoint_format(ep, sizeof(ep), host, port);
     if (c->loaded) {
         size_t m = dl_slot_map_masters(&c->map);
         snprintf(c->endpoint, sizeof(c->endpoint), "cluster of %zu master%s via %s", m, m == 1 ? "" : "s", ep);
@@ -108,7 +103,7 @@ static void update_endpoint(dl_cluster_t *c, const cl_node_t *via)
     }
 }
 
-/* Asks connection k for the map (SHARDS, then SLOTS when refused); fills *m. */
+/* Asks node n for the map (SHARDS, then SLOTS when refused); fills *m. */
 static dl_status_t ask_map(dl_cluster_t *c, cl_node_t *n, dl_slot_map_t *m, dl_error_t *err)
 {
     static const char *const shards[2] = {"CLUSTER", "SHARDS"}, *const slots[2] = {"CLUSTER", "SLOTS"};
@@ -169,7 +164,7 @@ dl_status_t dl_cluster_refresh(dl_cluster_t *c, dl_error_t *err)
         c->loaded = 1;
         c->stale = 0;
         c->stats.map_loads++;
-        update_endpoint(c, c->conns[k]);
+        update_endpoint(c, c->conns[k]->host, c->conns[k]->port);
         free(tried);
         dl_error_clear(err);
         return DL_OK;
@@ -529,11 +524,7 @@ dl_cluster_t *dl_cluster_new_with(const dl_cluster_node_ops_t *ops, const dl_slo
     c->ops = *ops;
     c->tls = tls;
     dl_slot_map_init(&c->map);
-    {
-        char ep[DL_SLOT_HOST_MAX + 8];
-        format_endpoint(ep, sizeof(ep), seeds[0].host, seeds[0].port);
-        snprintf(c->endpoint, sizeof(c->endpoint), "cluster via %s", ep);
-    }
+    update_endpoint(c, seeds[0].host, seeds[0].port);   /* not loaded yet: "cluster via host:port" */
     return c;
 }
 

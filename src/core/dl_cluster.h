@@ -29,8 +29,9 @@
  *   - UNBLOCKED (a BLPOP released by a role change, Redis >= 7.0): a NIL
  *     reply, as if the block had timed out (the wait loop attempts again),
  *     and the map is reloaded before the next call;
- *   - READONLY (a write that reached a replica): the map is reloaded and
- *     the command sent again (it did not run);
+ *   - READONLY (a write that reached a replica): as CLUSTERDOWN, the map is
+ *     reloaded and the command sent again (it did not run) after a pause,
+ *     bounded by the deadline;
  *   - a command redirected (MOVED/ASK) more than DL_CLUSTER_MAX_REDIRECTS
  *     times without a pause gets its last error reply (a cluster that cannot
  *     agree is not looped on); TRYAGAIN and the like are bounded by the

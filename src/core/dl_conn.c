@@ -39,7 +39,7 @@ struct dl_conn {
     char endpoint[128];
     dl_conn_resolve_fn resolve;  /* NULL: the configured address; else asked before each connect (Sentinel) */
     void *resolve_arg;
-    int connecting;              /* ctx is a non-blocking TCP connect in progress (dl_conn_connect_start) */
+    int connecting;              /* ctx is a non-blocking TCP connect in progress (conn_connect_start) */
     int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
 };
 
@@ -315,12 +315,8 @@ static const char *role_of(const redisReply *r)
     return r->element[0]->str;
 }
 
-/* Opens the context, runs the TLS handshake (rediss://), and runs AUTH and
- * SELECT (pipelined: one round trip). With a resolver, ROLE goes in the same
- * round trip, and a node that is not a master is closed: *not_master = 1, with
- * its role in err's message. */
 /*
- * Completes a connect that dl_conn_connect_start began: waits for the socket
+ * Completes a connect that conn_connect_start began: waits for the socket
  * to be writable for what is left of the connect timeout, checks that the
  * connect succeeded (SO_ERROR), and makes the context blocking again, as the
  * rest of dl_conn expects (hiredis 0.14 has no call for that: the socket's
@@ -386,6 +382,10 @@ static int conn_connect_start(void *impl)
     return c->ctx->fd;
 }
 
+/* Opens the context, runs the TLS handshake (rediss://), and runs AUTH and
+ * SELECT (pipelined: one round trip). With a resolver, ROLE goes in the same
+ * round trip, and a node that is not a master is closed: *not_master = 1, with
+ * its role in err's message. */
 static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err)
 {
     struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
@@ -566,6 +566,33 @@ static dl_status_t fail_readonly(dl_conn_t *c, dl_error_t *err)
 
 dl_transport_t dl_conn_transport(dl_conn_t *c);
 
+/* Reads the next reply into out. A transport failure (fail_ctx), READONLY on a
+ * resolved (Sentinel) connection, and a reply that cannot be converted each
+ * drop the connection. */
+static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, const char *during, dl_error_t *err)
+{
+    redisReply *r = NULL;
+    dl_status_t st;
+    int saved_errno;
+
+    errno = 0;
+    if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+        saved_errno = errno;
+        return fail_ctx(c, saved_errno, during, err);
+    }
+    if (c->resolve && is_readonly(r)) {
+        freeReplyObject(r);
+        return fail_readonly(c, err);
+    }
+    st = convert_reply(r, out);
+    freeReplyObject(r);
+    if (st != DL_OK) {
+        dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
+        dl_conn_close(c);
+    }
+    return st;
+}
+
 /*
  * What HELLO (no arguments: the protocol stays RESP2) says of the server:
  * DL_CAP_NATIVE_CAD for Valkey >= 9.0. HELLO is allowed to every ACL user; an
@@ -634,23 +661,8 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         freeReplyObject(h);
     }
     for (i = 0; i < n; i++) {
-        redisReply *r = NULL;
-        errno = 0;
-        if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
-            saved_errno = errno;
-            return fail_ctx(c, saved_errno, "while reading the reply", err);
-        }
-        if (c->resolve && is_readonly(r)) {
-            freeReplyObject(r);
-            return fail_readonly(c, err);
-        }
-        st = convert_reply(r, &replies[i]);
-        freeReplyObject(r);
-        if (st != DL_OK) {
-            dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
-            dl_conn_close(c);
-            return st;
-        }
+        st = read_reply(c, &replies[i], "while reading the reply", err);
+        if (st != DL_OK) return st;
     }
     if (extra_timeout_us > 0) {
         redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
@@ -692,31 +704,13 @@ static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
 static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
 {
     dl_conn_t *c = impl;
-    redisReply *r = NULL;
-    dl_status_t st;
-    int saved_errno;
 
     memset(reply, 0, sizeof(*reply));
     if (!c->ctx || c->pid != dl_proc_pid()) {
         return dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection was dropped before the reply was read",
                             c->endpoint);
     }
-    errno = 0;
-    if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
-        saved_errno = errno;
-        return fail_ctx(c, saved_errno, "while reading a deferred reply", err);
-    }
-    if (c->resolve && is_readonly(r)) {
-        freeReplyObject(r);
-        return fail_readonly(c, err);
-    }
-    st = convert_reply(r, reply);
-    freeReplyObject(r);
-    if (st != DL_OK) {
-        dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
-        dl_conn_close(c);
-    }
-    return st;
+    return read_reply(c, reply, "while reading a deferred reply", err);
 }
 
 /* Input waiting: bytes hiredis has buffered, or a readable socket (data or

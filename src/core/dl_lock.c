@@ -25,7 +25,7 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
 {
     /* One block: the struct, the key, the token, the companion keys and the
      * waiter's own wake key, each NUL-terminated. */
-    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len, size, i, base_len = 0;
+    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len, size, i, base_len;
     char **slots[NSUFFIXES];
     size_t *lens[NSUFFIXES];
     dl_lease_t *l;
@@ -66,16 +66,16 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     /* Every derived key is one base (the key with its hash tag) followed by
      * its suffix: the base is derived once and copied (deriving it can cost a
      * tag search, dl_key.h). */
-    for (i = 0; i < NSUFFIXES; i++) {
+    *slots[0] = p;
+    *lens[0] = dl_key_derive(l->key, klen, suffixes[0].s, suffixes[0].len, p);
+    base_len = *lens[0] - suffixes[0].len;
+    p[*lens[0]] = '\0';
+    p += *lens[0] + 1;
+    for (i = 1; i < NSUFFIXES; i++) {
         *slots[i] = p;
-        if (i == 0) {
-            *lens[0] = dl_key_derive(l->key, klen, suffixes[0].s, suffixes[0].len, p);
-            base_len = *lens[0] - suffixes[0].len;
-        } else {
-            memcpy(p, *slots[0], base_len);
-            memcpy(p + base_len, suffixes[i].s, suffixes[i].len);
-            *lens[i] = base_len + suffixes[i].len;
-        }
+        memcpy(p, *slots[0], base_len);
+        memcpy(p + base_len, suffixes[i].s, suffixes[i].len);
+        *lens[i] = base_len + suffixes[i].len;
         p[*lens[i]] = '\0';
         p += *lens[i] + 1;
     }
@@ -229,7 +229,7 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
         finish(d, r->integer == 1, DL_OK);
         return;
     }
-    if (outcome == DL_PENDING_REPLY && !(r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0)) {
+    if (outcome == DL_PENDING_REPLY && !dl_is_noscript(r)) {
         /* An error reply (or a wrong type): the release did not run; as dl_lock_release reports it. */
         finish(d, 0, r->type == DL_REPLY_ERROR ? DL_ERR_SERVER : DL_ERR_PROTOCOL);
         return;

@@ -72,7 +72,7 @@ typedef struct dl_lease {
     int64_t replica_timeout_ms;   /* WAIT's timeout, ms (>= 1; the call's read timeout grows by it) */
     long long fence;          /* the fencing token of this grant (0: none) */
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
-    int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl */
+    int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl (Redlock: less the drift, dl_quorum.h) */
     pid_t pid;                /* process that acquired (or restored) it */
 } dl_lease_t;
 
@@ -202,7 +202,8 @@ dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *
  * Compare-and-PEXPIRE to ttl_ms. *extended = 1 (lease ttl/validity updated) or 0 when not ours.
  * lease->min_replicas > 0: WAIT in the same round trip; fewer acknowledgements
  * than asked: DL_ERR_REPLICATION, *extended = 0 and the lease's fields kept (on
- * the master the key was extended: it is left so, still ours until it expires).
+ * the master the key was extended: it is left so, still ours until it expires);
+ * a WAIT the server refuses: DL_ERR_SERVER.
  */
 dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
                             dl_error_t *err);

@@ -38,7 +38,7 @@ typedef struct dl_pending_entry {
     dl_pending_fn fn;
     void *arg;
     pid_t pid;              /* the process that wrote the command */
-    dl_reply_t reply;       /* filled by dl_pending_settle */
+    dl_reply_t reply;       /* filled when read (dl_pending_settle, dl_pending_call, dl_pending_take_ready) */
 } dl_pending_entry_t;
 
 struct dl_pending {

@@ -18,7 +18,7 @@
 
 #include "dl_target.h"
 
-#define DL_POOL_MAX_IDLE 16   /* idle connections kept per pool id and server */
+#define DL_POOL_MAX_IDLE 16   /* idle targets kept per pool id and target configuration */
 
 /*
  * The connections of a target (one server, or every master of a Redlock) for

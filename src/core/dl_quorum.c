@@ -151,11 +151,6 @@ static int no_quorum(const round_t *r)
     return failed(r) > r->n - dl_quorum_size(r->n);
 }
 
-static int is_noscript(const dl_reply_t *r)
-{
-    return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
-}
-
 /* A node whose script cache is empty (restart, SCRIPT FLUSH) gets those calls again by EVAL, alone. */
 static void redo_noscript(dl_quorum_t *q, round_t *r, dl_cmd_t *evalcmds)
 {
@@ -165,7 +160,7 @@ static void redo_noscript(dl_quorum_t *q, round_t *r, dl_cmd_t *evalcmds)
         for (j = 0; j < r->k; j++) {
             dl_reply_t *rep = reply_of(r, i, j);
             dl_error_t e;
-            if (!is_noscript(rep)) continue;
+            if (!dl_is_noscript(rep)) continue;
             dl_reply_free(rep);
             if (dl_call(&q->node[i].t, 1, &evalcmds[j], rep, DL_RETRY_NEVER, &e) != DL_OK) {
                 r->nd[i].st = e.code;
@@ -471,7 +466,7 @@ dl_status_t dl_quorum_release(dl_quorum_t *q, const dl_lease_t *lease, int *rele
 }
 
 /*
- * Refreshes n leases to ttls[i] in one round: extended[i] when a quorum
+ * Refreshes n leases to ttls[i] (NULL: each lease's own ttl) in one round: extended[i] when a quorum
  * extended it and its new validity is positive; *start_ns is when the round
  * began. More masters failing than a quorum survives is DL_ERR_QUORUM (then
  * no lease can have a quorum of extensions).
@@ -488,7 +483,8 @@ static dl_status_t refresh_round(dl_quorum_t *q, size_t n, dl_lease_t *const *le
     *start_ns = r.start_ns;
     elapsed_us = (dl_clock_now_ns() - r.start_ns) / 1000;
     for (i = 0; i < n; i++) {
-        extended[i] = ones(&r, i) >= dl_quorum_size(q->n) && dl_quorum_validity_us(ttls[i], elapsed_us) > 0;
+        int64_t ttl = ttls ? ttls[i] : leases[i]->ttl_ms;
+        extended[i] = ones(&r, i) >= dl_quorum_size(q->n) && dl_quorum_validity_us(ttl, elapsed_us) > 0;
     }
     if (no_quorum(&r)) st = quorum_error(&r, "refresh", err);
     round_free(&r);
@@ -498,17 +494,10 @@ static dl_status_t refresh_round(dl_quorum_t *q, size_t n, dl_lease_t *const *le
 dl_status_t dl_quorum_refresh_many(dl_quorum_t *q, size_t n, dl_lease_t *const *leases, int *extended,
                                    dl_error_t *err)
 {
-    int64_t *ttls, start_ns;
-    size_t i;
-    dl_status_t st;
+    int64_t start_ns;
 
     if (n == 0) return DL_OK;
-    ttls = calloc(n, sizeof(*ttls));
-    if (!ttls) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    for (i = 0; i < n; i++) ttls[i] = leases[i]->ttl_ms;
-    st = refresh_round(q, n, leases, ttls, extended, &start_ns, err);
-    free(ttls);
-    return st;
+    return refresh_round(q, n, leases, NULL, extended, &start_ns, err);   /* each lease's own ttl */
 }
 
 dl_status_t dl_quorum_refresh(dl_quorum_t *q, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)

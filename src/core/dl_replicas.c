@@ -1,6 +1,5 @@
 #include "dl_replicas.h"
 
-#include <stdio.h>
 
 #include "dl_script.h"
 
@@ -23,9 +22,8 @@ dl_cmd_t dl_replicas_wait_cmd(dl_replicas_wait_t *w, const dl_lease_t *lease)
 {
     dl_cmd_t cmd;
     w->argv[0] = "WAIT"; w->argvlen[0] = 4;
-    w->argv[1] = w->num; w->argvlen[1] = (size_t)snprintf(w->num, sizeof(w->num), "%d", lease->min_replicas);
-    w->argv[2] = w->ms;
-    w->argvlen[2] = (size_t)snprintf(w->ms, sizeof(w->ms), "%lld", (long long)dl_replicas_timeout_ms(lease));
+    w->argv[1] = w->num; w->argvlen[1] = dl_cmd_int(w->num, lease->min_replicas);
+    w->argv[2] = w->ms; w->argvlen[2] = dl_cmd_int(w->ms, dl_replicas_timeout_ms(lease));
     cmd.argc = 3; cmd.argv = w->argv; cmd.argvlen = w->argvlen;
     return cmd;
 }

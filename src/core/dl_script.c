@@ -76,7 +76,7 @@ dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_
     return call_counting(t, n, cmds, replies, retry, NULL, err);
 }
 
-static int is_noscript(const dl_reply_t *r)
+int dl_is_noscript(const dl_reply_t *r)
 {
     return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
 }
@@ -194,7 +194,7 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
     if (force_eval) use_eval(&sc, s);
     cmd = as_cmd(&sc);
     st = call_counting(t, 1, &cmd, r, retry, retried, err);
-    if (st == DL_OK && is_noscript(r)) {
+    if (st == DL_OK && dl_is_noscript(r)) {
         dl_reply_free(r);
         use_eval(&sc, s);
         st = call_counting(t, 1, &cmd, r, retry, retried, err);
@@ -265,7 +265,7 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
          * caches the script): two round trips in all, whatever n. */
         size_t m = 0;
         for (i = 0; i < n; i++) {
-            if (is_noscript(&r[i])) {
+            if (dl_is_noscript(&r[i])) {
                 dl_reply_free(&r[i]);
                 use_eval(&sc[i], pick(leases[i]));
                 cmds[m] = as_cmd(&sc[i]);
@@ -320,7 +320,7 @@ dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, co
     cmds[0] = as_cmd(&sc);
     cmds[1] = *then;
     st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
-    if (st == DL_OK && is_noscript(&replies[0])) {
+    if (st == DL_OK && dl_is_noscript(&replies[0])) {
         /* The script did not run; `then` did, harmlessly (a WAIT): both again, the script by EVAL. */
         dl_reply_free(&replies[0]);
         dl_reply_free(&replies[1]);

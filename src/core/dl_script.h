@@ -4,7 +4,7 @@
  * One place knows each script's argument vector (its "shape": which keys of
  * the lease go into KEYS, which values into ARGV), sends it with EVALSHA,
  * falls back to EVAL on NOSCRIPT, and applies the retry policy of the
- * operation. dl_lock and dl_acquire build on it.
+ * operation. dl_lock, dl_acquire and dl_quorum build on it.
  */
 #ifndef DL_SCRIPT_H
 #define DL_SCRIPT_H
@@ -113,7 +113,6 @@ dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, con
 dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
                                dl_lease_t *const *leases, int *flags, dl_error_t *err);
 
-/* Error helpers with the endpoint in the message. */
 /*
  * Blocks on a wake list (BLPOP key) for up to block_us (>= 1 ms; whole ms,
  * rounded up), the call's read timeout extended by it; replies owed on t are
@@ -122,8 +121,12 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
  * transport failure. Used by dl_acquire and dl_quorum.
  */
 dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
-                        long long *value, dl_error_t *err);
+                        long long *value, dl_error_t *err);   /* in dl_acquire.c */
 
+/* 1 when r is the NOSCRIPT error (the server's script cache lacks the script). */
+int dl_is_noscript(const dl_reply_t *r);
+
+/* Error helpers with the endpoint in the message. */
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
 dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
 

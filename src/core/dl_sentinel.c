@@ -66,9 +66,6 @@ void dl_sentinel_free(dl_sentinel_t *s)
     free(s);
 }
 
-const char *dl_sentinel_name(const dl_sentinel_t *s) { return s->name; }
-size_t dl_sentinel_count(const dl_sentinel_t *s) { return s->n; }
-
 const char *dl_sentinel_endpoint(const dl_sentinel_t *s, size_t i)
 {
     return i < s->n ? dl_conn_endpoint(s->conns[i]) : NULL;

@@ -62,11 +62,8 @@ void dl_sentinel_free(dl_sentinel_t *s);
  */
 dl_status_t dl_sentinel_resolve(void *s, char *host, size_t host_size, int *port, dl_error_t *err);
 
-/* The master name, NUL-terminated (owned by s). */
-const char *dl_sentinel_name(const dl_sentinel_t *s);
-
-/* Number of sentinels, and the endpoint of the i-th in the current order ("host:port", for messages and tests). */
-size_t dl_sentinel_count(const dl_sentinel_t *s);
+/* The endpoint of the i-th sentinel in the current order ("host:port", for
+ * messages and tests); NULL past the last. */
 const char *dl_sentinel_endpoint(const dl_sentinel_t *s, size_t i);
 
 /*

@@ -18,7 +18,6 @@ struct dl_target {
     dl_transport_t single;      /* SINGLE, SENTINEL: the transport of conn[0] */
     dl_sentinel_t *sentinel;    /* SENTINEL: the resolver conn[0] asks (outlives it) */
     dl_cluster_t *cluster;      /* CLUSTER: the router (single is its transport) */
-    char endpoint[256];
 };
 
 /* ---- configurations ------------------------------------------------------ */
@@ -78,7 +77,6 @@ int dl_target_config_same(const dl_target_config_t *a, const dl_target_config_t 
 static dl_target_t *sentinel_new(dl_target_config_t *cfg, dl_error_t *err)
 {
     dl_target_t *tg = calloc(1, sizeof(*tg));
-    size_t i, used;
     if (tg) tg->conn = calloc(1, sizeof(*tg->conn));
     if (!tg || !tg->conn || dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
         if (tg) free(tg->conn);
@@ -96,12 +94,6 @@ static dl_target_t *sentinel_new(dl_target_config_t *cfg, dl_error_t *err)
     }
     tg->n = 1;
     tg->single = dl_conn_transport(tg->conn[0]);
-    used = (size_t)snprintf(tg->endpoint, sizeof(tg->endpoint), "Sentinel service %s (", dl_sentinel_name(tg->sentinel));
-    for (i = 0; i < dl_sentinel_count(tg->sentinel) && used < sizeof(tg->endpoint); i++) {
-        used += (size_t)snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, "%s%s", i ? ", " : "",
-                                 dl_sentinel_endpoint(tg->sentinel, i));
-    }
-    if (used < sizeof(tg->endpoint)) snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, ")");
     return tg;
 }
 
@@ -122,7 +114,6 @@ static dl_target_t *cluster_new(dl_target_config_t *cfg, dl_error_t *err)
         return NULL;
     }
     tg->single = dl_cluster_transport(tg->cluster);
-    snprintf(tg->endpoint, sizeof(tg->endpoint), "%s", dl_cluster_endpoint(tg->cluster));
     return tg;
 }
 
@@ -168,23 +159,14 @@ dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err)
     }
     dl_target_config_free(cfg);
     if (tg->cfg.kind == DL_TARGET_REDLOCK) {
-        size_t used;
         tg->quorum.n = tg->n;
-        tg->quorum.timeout_us = 0;
-        used = (size_t)snprintf(tg->endpoint, sizeof(tg->endpoint), "Redlock over %zu masters (", tg->n);
         for (i = 0; i < tg->n; i++) {
             int64_t t = dl_conn_timeout_us(tg->conn[i]);
             tg->quorum.node[i].t = dl_conn_transport(tg->conn[i]);
             if (tg->quorum.timeout_us == 0 || t < tg->quorum.timeout_us) tg->quorum.timeout_us = t;
-            if (used < sizeof(tg->endpoint)) {
-                used += (size_t)snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, "%s%s", i ? ", " : "",
-                                         dl_conn_endpoint(tg->conn[i]));
-            }
         }
-        if (used < sizeof(tg->endpoint)) snprintf(tg->endpoint + used, sizeof(tg->endpoint) - used, ")");
     } else {
         tg->single = dl_conn_transport(tg->conn[0]);
-        snprintf(tg->endpoint, sizeof(tg->endpoint), "%s", dl_conn_endpoint(tg->conn[0]));
     }
     return tg;
 }
@@ -226,8 +208,6 @@ void dl_target_settle(dl_target_t *tg)
 }
 
 const dl_target_config_t *dl_target_config(const dl_target_t *tg) { return &tg->cfg; }
-dl_target_kind_t dl_target_kind(const dl_target_t *tg) { return tg->cfg.kind; }
-const char *dl_target_endpoint(const dl_target_t *tg) { return tg->endpoint; }
 
 const char *dl_target_release_path(dl_target_t *tg)
 {

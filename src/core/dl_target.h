@@ -66,11 +66,6 @@ void dl_target_check_idle(dl_target_t *tg);
 void dl_target_settle(dl_target_t *tg);
 
 const dl_target_config_t *dl_target_config(const dl_target_t *tg);
-dl_target_kind_t dl_target_kind(const dl_target_t *tg);
-
-/* "host:port", "Redlock over N masters (host:port, ...)", "Sentinel service NAME
- * (host:port, ...)" or "cluster of N masters via host:port": never credentials. */
-const char *dl_target_endpoint(const dl_target_t *tg);
 
 /* 1 when a and b are the same topology of the same servers (dl_server_config_same for each, in order). */
 int dl_target_config_same(const dl_target_config_t *a, const dl_target_config_t *b);

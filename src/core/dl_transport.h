@@ -99,7 +99,8 @@ typedef struct dl_transport {
      * fan-out connects to every server at once): returns the socket to poll
      * for writability, after which `send` completes the connect without a
      * wait; or -1 when there is nothing to wait for (connected already, a
-     * unix socket, a connect that failed at once: `send` reports it). NULL:
+     * unix socket, a server found through a resolver (Sentinel), a connect
+     * that failed at once: `send` reports it). NULL:
      * connects happen in the calls. */
     int (*connect_start)(void *impl);
     dl_pending_t *pending;  /* the replies this connection still owes (owned by it) */

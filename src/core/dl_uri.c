@@ -331,17 +331,22 @@ dl_status_t dl_server_config_copy(dl_server_config_t *dst, const dl_server_confi
     return DL_OK;
 }
 
-void dl_server_config_free(dl_server_config_t *cfg)
+void dl_secret_free(char *secret)
 {
-    if (cfg->password) {
+    if (secret) {
         /* volatile keeps the compiler from dropping the wipe of memory about to be freed. */
-        volatile char *p = cfg->password;
+        volatile char *p = secret;
         while (*p) *p++ = 0;
     }
+    free(secret);
+}
+
+void dl_server_config_free(dl_server_config_t *cfg)
+{
+    dl_secret_free(cfg->password);
     free(cfg->host);
     free(cfg->unix_path);
     free(cfg->username);
-    free(cfg->password);
     free(cfg->tls_ca);
     free(cfg->tls_ca_path);
     free(cfg->tls_cert);
@@ -352,11 +357,11 @@ void dl_server_config_free(dl_server_config_t *cfg)
 
 void dl_server_config_endpoint(const dl_server_config_t *cfg, char *buf, size_t size)
 {
-    if (cfg->unix_path) {
-        snprintf(buf, size, "%s", cfg->unix_path);
-    } else if (cfg->host && strchr(cfg->host, ':')) {
-        snprintf(buf, size, "[%s]:%d", cfg->host, cfg->port);
-    } else {
-        snprintf(buf, size, "%s:%d", cfg->host ? cfg->host : "?", cfg->port);
-    }
+    if (cfg->unix_path) snprintf(buf, size, "%s", cfg->unix_path);
+    else dl_endpoint_format(buf, size, cfg->host ? cfg->host : "?", cfg->port);
+}
+
+void dl_endpoint_format(char *buf, size_t size, const char *host, int port)
+{
+    snprintf(buf, size, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
 }

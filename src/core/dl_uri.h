@@ -70,4 +70,11 @@ void dl_server_config_free(dl_server_config_t *cfg);
 /* Writes "host:port", "[v6]:port" or the socket path into buf, for messages. */
 void dl_server_config_endpoint(const dl_server_config_t *cfg, char *buf, size_t size);
 
+/* Writes "host:port", or "[host]:port" when host holds a ':' (IPv6), into buf. */
+void dl_endpoint_format(char *buf, size_t size, const char *host, int port);
+
+/* Overwrites a secret (a password) with zeros, in a way the compiler keeps,
+ * then frees it. NULL is ignored. */
+void dl_secret_free(char *secret);
+
 #endif

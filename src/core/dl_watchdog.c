@@ -9,7 +9,7 @@
 #include "dl_target.h"
 #include "dl_proc.h"
 
-/* One server the thread renews on: its configuration and its own connection. */
+/* One target the thread renews on (a server, or a Redlock's masters): its configuration and its own target. */
 typedef struct wd_server {
     dl_target_config_t cfg;   /* copy, for matching */
     dl_target_t *conn;        /* the thread's own connections to the target */

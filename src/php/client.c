@@ -313,6 +313,15 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
     return true;
 }
 
+/* What a lease takes from its client's options. */
+static void lease_apply_client(const php_distlock_client *c, dl_lease_t *lease)
+{
+    lease->fencing = c->fencing;
+    lease->fair = c->fair;
+    lease->min_replicas = c->min_replicas;
+    lease->replica_timeout_ms = c->replica_timeout_ms;
+}
+
 void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
                                  const zend_string *token, bool throw_on_timeout, zval *return_value)
 {
@@ -331,10 +340,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
         php_distlock_throw(&err);
         return;
     }
-    lease->fencing = c->fencing;
-    lease->fair = c->fair;
-    lease->min_replicas = c->min_replicas;
-    lease->replica_timeout_ms = c->replica_timeout_ms;
+    lease_apply_client(c, lease);
     opts.wait_us = wait_us;
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
@@ -604,10 +610,7 @@ ZEND_METHOD(DistLock, restore)
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
-    lease->fair = c->fair;
-    lease->fencing = c->fencing;
-    lease->min_replicas = c->min_replicas;
-    lease->replica_timeout_ms = c->replica_timeout_ms;
+    lease_apply_client(c, lease);
     {
         int64_t sent_ns = dl_clock_now_ns();
         if (dl_target_status(c->target, lease, &pttl_ms, &err) != DL_OK) {

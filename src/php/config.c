@@ -7,7 +7,6 @@
 
 #include <math.h>
 
-#include "../core/dl_cluster.h"
 #include "../core/dl_quorum.h"
 #include "../core/dl_sentinel.h"
 
@@ -106,6 +105,22 @@ static bool option_bool(const char *key, zval *v, bool *out)
         return false;
     }
     *out = Z_TYPE_P(v) == IS_TRUE;
+    return true;
+}
+
+/* An int option from 0 to max. */
+static bool option_int_range(const char *key, zval *v, zend_long max, zend_long *out)
+{
+    ZVAL_DEREF(v);
+    if (Z_TYPE_P(v) != IS_LONG) {
+        zend_type_error(CTOR "(): Argument #2 ($options) option \"%s\" must be of type int, %s given", key, zend_zval_type_name(v));
+        return false;
+    }
+    if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > max) {
+        zend_value_error(CTOR "(): Argument #2 ($options) option \"%s\" must be between 0 and " ZEND_LONG_FMT, key, max);
+        return false;
+    }
+    *out = Z_LVAL_P(v);
     return true;
 }
 
@@ -278,16 +293,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         return true;
     }
     if (zend_string_equals_literal(key, "database")) {
-        ZVAL_DEREF(v);
-        if (Z_TYPE_P(v) != IS_LONG) {
-            zend_type_error(CTOR "(): Argument #2 ($options) option \"database\" must be of type int, %s given", zend_zval_type_name(v));
-            return false;
-        }
-        if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > DL_DB_MAX) {
-            zend_value_error(CTOR "(): Argument #2 ($options) option \"database\" must be between 0 and %d", DL_DB_MAX);
-            return false;
-        }
-        if (!out->server.has_db) { out->server.db = (int)Z_LVAL_P(v); out->server.has_db = 1; }
+        zend_long db;
+        if (!option_int_range(k, v, DL_DB_MAX, &db)) return false;
+        if (!out->server.has_db) { out->server.db = (int)db; out->server.has_db = 1; }
         return true;
     }
     if (zend_string_equals_literal(key, "persistent")) {
@@ -336,8 +344,8 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
     }
     if (zend_string_equals_literal(key, "sentinel")) {
         char *name = NULL;
-        if (!option_cstring(k, v, &name)) return false;
-        if (strlen(name) == 0 || strlen(name) > DL_SENTINEL_NAME_MAX) {
+        if (!option_cstring(k, v, &name)) return false;   /* not empty */
+        if (strlen(name) > DL_SENTINEL_NAME_MAX) {
             free(name);
             zend_value_error(CTOR "(): Argument #2 ($options) option \"sentinel\" must be a master name of 1 to %d bytes",
                              DL_SENTINEL_NAME_MAX);
@@ -348,23 +356,12 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         return true;
     }
     if (zend_string_equals_literal(key, "sentinel_username") || zend_string_equals_literal(key, "sentinel_password")) {
-        char **slot = k[9] == 'u' ? &out->sentinel_username : &out->sentinel_password, *value = NULL;
-        if (!option_cstring(k, v, &value)) return false;
-        free(*slot);
-        *slot = value;
-        return true;
+        return option_cstring(k, v, k[9] == 'u' ? &out->sentinel_username : &out->sentinel_password);
     }
     if (zend_string_equals_literal(key, "min_replicas")) {
-        ZVAL_DEREF(v);
-        if (Z_TYPE_P(v) != IS_LONG) {
-            zend_type_error(CTOR "(): Argument #2 ($options) option \"min_replicas\" must be of type int, %s given", zend_zval_type_name(v));
-            return false;
-        }
-        if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > PHP_DISTLOCK_MAX_REPLICAS) {
-            zend_value_error(CTOR "(): Argument #2 ($options) option \"min_replicas\" must be between 0 and %d", PHP_DISTLOCK_MAX_REPLICAS);
-            return false;
-        }
-        out->min_replicas = (int)Z_LVAL_P(v);
+        zend_long n;
+        if (!option_int_range(k, v, PHP_DISTLOCK_MAX_REPLICAS, &n)) return false;
+        out->min_replicas = (int)n;
         return true;
     }
     if (zend_string_equals_literal(key, "replica_timeout")) {
@@ -508,8 +505,8 @@ static bool parse_more_server(zend_string *uri, uint32_t index, uint32_t n, Hash
 static bool servers_target(zend_string **uris, uint32_t n, HashTable *options, php_distlock_config *out)
 {
     uint32_t i, j;
-    if (out->cluster && n > DL_CLUSTER_MAX_SEEDS) {
-        zend_argument_value_error(1, "must hold between 1 and %d cluster seed URIs", DL_CLUSTER_MAX_SEEDS);
+    if (out->cluster && n > PHP_DISTLOCK_MAX_CLUSTER_SEEDS) {
+        zend_argument_value_error(1, "must hold between 1 and %d cluster seed URIs", PHP_DISTLOCK_MAX_CLUSTER_SEEDS);
         return false;
     }
     if (!out->cluster && (n == 2 || n > DL_QUORUM_MAX_NODES)) {
@@ -696,10 +693,7 @@ void php_distlock_config_free(php_distlock_config *cfg)
     dl_target_config_free(&cfg->target);
     free(cfg->sentinel);
     free(cfg->sentinel_username);
-    if (cfg->sentinel_password) {
-        memset(cfg->sentinel_password, 0, strlen(cfg->sentinel_password));   /* a secret: wiped */
-        free(cfg->sentinel_password);
-    }
+    dl_secret_free(cfg->sentinel_password);
     free(cfg->pool_id);
     if (cfg->prefix) zend_string_release(cfg->prefix);
     if (cfg->resources) {

@@ -36,7 +36,7 @@ extern zend_class_entry *distlock_ce_ReplicationException;
 #define PHP_DISTLOCK_MAX_TIMEOUT_SECONDS 3600.0
 #define DL_TLS_PATH_MAX 4096                  /* tls_ca, tls_ca_path, tls_cert, tls_key */
 #define PHP_DISTLOCK_DEFAULT_MAX_HOLD_US (300LL * 1000000)  /* watchdog ceiling: 5 minutes */
-#define DL_CLUSTER_MAX_SEEDS 64                               /* cluster seed URIs */
+#define PHP_DISTLOCK_MAX_CLUSTER_SEEDS 64                     /* cluster seed URIs */
 #define PHP_DISTLOCK_MAX_REPLICAS 1000                        /* min_replicas */
 #define PHP_DISTLOCK_DEFAULT_REPLICA_TIMEOUT_MS 1000          /* replica_timeout when min_replicas is set */
 

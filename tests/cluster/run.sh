@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tests/cluster/run.sh — the core on a real 6-node Redis Cluster (C level; the
-# PHP-level cluster tests come with the glue). Builds tests/cluster/cluster_smoke.c
-# against the core (tests/unit's libdlcore.a, ASan/UBSan) and hiredis, starts the
+# tests/cluster/run.sh — the core on a real 6-node Redis Cluster, at the C
+# level and through the extension's phpt tests (tests/cluster/*.phpt). Builds
+# tests/cluster/cluster_smoke.c against the core (tests/unit's libdlcore.a, ASan/UBSan) and hiredis, starts the
 # cluster (start.sh), and checks:
 #   - every companion key of hostile names is in its lock key's slot (CLUSTER KEYSLOT);
-#   - acquire / contend / fenced wait / release on names of every master;
+#   - acquire / contend / release / fenced re-acquire on names of every master;
 #   - a loop of acquire/release sees 0 errors while the slot of its names is
 #     migrated to another master and back (SETSLOT IMPORTING/MIGRATING, MIGRATE,
 #     SETSLOT NODE), and the router did follow redirections.

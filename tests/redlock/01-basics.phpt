@@ -47,7 +47,8 @@ var_dump($d->forceRelease('basic'));
 var_dump(array_filter(rl_values('lock:basic')));
 var_dump($l2->release());
 
-// synchronized() and request-end release.
+// synchronized(); then a lease left to the request-end release, which runs
+// after the output below (only that it does not fail is seen here).
 var_dump($d->synchronized('sync', fn() => rl_values('lock:sync')[2] !== null));
 var_dump($d->isLocked('sync'));
 $kept = $d->tryLock('kept');

@@ -4,7 +4,8 @@
 # tests/redlock/ against them (the API over a quorum, and the faults: masters
 # stopped with SIGSTOP and resumed, masters that refuse connections, eight
 # workers read-modify-writing while masters stop one after another, the
-# watchdog through stopped masters). The tests stop and resume the servers
+# watchdog through stopped masters, the hand-over by wake-up, and connects to
+# masters that do not answer, made in parallel). The tests stop and resume the servers
 # themselves (kill -STOP / -CONT of the pids given in the environment).
 set -uo pipefail
 source tests/lib/common.sh
