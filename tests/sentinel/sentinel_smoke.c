@@ -66,16 +66,25 @@ static void parse(const char *uri, dl_server_config_t *cfg)
     }
 }
 
-static dl_conn_t *plain_conn(int port)
+/* A connection (not yet connected) made from uri; exits when it cannot be made. */
+static dl_conn_t *conn_for_uri(const char *uri)
 {
-    char uri[128];
     dl_server_config_t cfg;
     dl_error_t err;
     dl_conn_t *c;
-    snprintf(uri, sizeof(uri), "redis://127.0.0.1:%d?timeout=5&connect_timeout=2", port);
     parse(uri, &cfg);
-    if (!(c = dl_conn_new(&cfg, &err))) exit(2);
+    if (!(c = dl_conn_new(&cfg, &err))) {
+        fprintf(stderr, "dl_conn_new %s: %s\n", uri, err.msg);
+        exit(2);
+    }
     return c;
+}
+
+static dl_conn_t *plain_conn(int port)
+{
+    char uri[128];
+    snprintf(uri, sizeof(uri), "redis://127.0.0.1:%d?timeout=5&connect_timeout=2", port);
+    return conn_for_uri(uri);
 }
 
 /* One admin command on a fresh plain connection; the reply in *r (caller frees). */
@@ -242,12 +251,9 @@ static dl_status_t scripted_resolve(void *arg, char *host, size_t size, int *por
 static dl_conn_t *scripted_conn(scripted_t *s, const char *params)
 {
     char uri[256];
-    dl_server_config_t cfg;
-    dl_error_t err;
     dl_conn_t *c;
     snprintf(uri, sizeof(uri), "redis://scripted?%s", params);
-    parse(uri, &cfg);
-    if (!(c = dl_conn_new(&cfg, &err))) exit(2);
+    c = conn_for_uri(uri);
     dl_conn_set_resolver(c, scripted_resolve, s);
     return c;
 }

@@ -234,6 +234,16 @@ static dl_cluster_t *mk(void)
     return c;
 }
 
+/* A fresh world and a cluster over it, its transport in *t. */
+static dl_cluster_t *start(dl_transport_t *t)
+{
+    dl_cluster_t *c;
+    world_reset();
+    c = mk();
+    *t = dl_cluster_transport(c);
+    return c;
+}
+
 /* A key whose slot is served by node i of the initial layout (found by trying names). */
 static const char *key_on(int node, int nth)
 {
@@ -274,6 +284,16 @@ static void assert_reply(const dl_reply_t *r, const char *want)
     }
 }
 
+/* One command through t, answered DL_OK with the string want. */
+static void call_ok(dl_transport_t *t, const dl_cmd_t *cmd, const char *want)
+{
+    dl_reply_t r;
+    dl_error_t err;
+    assert_int_equal(t->call(t->impl, 1, cmd, &r, 0, &err), DL_OK);
+    assert_reply(&r, want);
+    dl_reply_free(&r);
+}
+
 static void test_lazy_map_and_routing(void **state)
 {
     dl_cluster_t *c;
@@ -283,9 +303,7 @@ static void test_lazy_map_and_routing(void **state)
     dl_error_t err;
     dl_cluster_stats_t st;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     assert_null(t.send);
     assert_null(t.recv);
     assert_null(t.has_input);
@@ -293,9 +311,7 @@ static void test_lazy_map_and_routing(void **state)
     assert_string_equal(t.endpoint, "cluster via 10.0.0.1:7001");
     assert_int_equal(W.n[0].calls + W.n[1].calls + W.n[2].calls, 0);   /* no I/O before the first call */
     cmd = CMD("SET", key_on(2, 0), "tok", "NX", "PX", "1000");
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7003:SET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7003:SET");
     assert_string_equal(W.n[0].log, "CLUSTER SHARDS");
     assert_int_equal(W.n[2].calls, 1);
     assert_string_equal(t.endpoint, "cluster of 3 masters via 10.0.0.1:7001");
@@ -320,9 +336,7 @@ static void test_pipeline_grouped_per_node_in_order(void **state)
     dl_error_t err;
     const char *a0, *a1, *b0;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     a0 = key_on(1, 0);
     a1 = key_on(1, 1);
     b0 = key_on(2, 0);
@@ -354,17 +368,13 @@ static void test_slots_fallback(void **state)
     dl_cluster_t *c;
     dl_transport_t t;
     dl_cmd_t cmd;
-    dl_reply_t r;
-    dl_error_t err;
     (void)state;
     world_reset();
     W.shards_refused = 1;
     c = mk();
     t = dl_cluster_transport(c);
     cmd = CMD("GET", key_on(1, 0));
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7002:GET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7002:GET");
     assert_string_equal(W.n[0].log, "CLUSTER SHARDS;CLUSTER SLOTS");
     assert_int_equal(dl_cluster_masters(c), 3);
     dl_cluster_free(c);
@@ -383,9 +393,7 @@ static void test_seed_down_next_seed(void **state)
     c = mk();
     t = dl_cluster_transport(c);
     cmd = CMD("GET", key_on(2, 0));
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7003:GET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7003:GET");
     assert_string_equal(W.n[1].log, "CLUSTER SHARDS");
     assert_string_equal(t.endpoint, "cluster of 3 masters via 10.0.0.2:7002");
     dl_cluster_free(c);
@@ -411,25 +419,19 @@ static void test_moved_updates_map_and_resends(void **state)
     const char *k;
     unsigned slot;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     k = key_on(0, 0);
     slot = dl_slot_of(k, strlen(k));
     cmd = CMD("SET", k, "t");
     assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
     dl_reply_free(&r);
     W.owner[slot] = 2;   /* resharded behind the client's back (to the IPv6 node) */
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7003:SET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7003:SET");
     assert_int_equal(dl_cluster_map(c)->owner[slot], 2);   /* updated at once */
     dl_cluster_get_stats(c, &st);
     assert_int_equal(st.moved, 1);
     /* The next call reloads the map first, then goes straight to the new owner. */
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7003:SET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7003:SET");
     dl_cluster_get_stats(c, &st);
     assert_int_equal(st.map_loads, 2);
     assert_int_equal(st.moved, 1);
@@ -441,16 +443,12 @@ static void test_ask_sends_asking_once(void **state)
     dl_cluster_t *c;
     dl_transport_t t;
     dl_cmd_t cmd;
-    dl_reply_t r;
-    dl_error_t err;
     dl_cluster_stats_t st;
     const char *k;
     char other[32];
     unsigned slot;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     k = key_on(0, 0);
     slot = dl_slot_of(k, strlen(k));
     W.mig_slot = (int)slot;
@@ -458,9 +456,7 @@ static void test_ask_sends_asking_once(void **state)
     W.mig_to = 3;
     W.moved_key = k;
     cmd = CMD("SET", k, "t");
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7004:SET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7004:SET");
     {
         char want[64];
         snprintf(want, sizeof(want), "ASKING,SET %s", k);
@@ -473,9 +469,7 @@ static void test_ask_sends_asking_once(void **state)
     /* A key of the same slot not moved yet is still served by the source. */
     snprintf(other, sizeof(other), "{%s}x", k);
     cmd = CMD("GET", other);
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7001:GET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7001:GET");
     dl_cluster_free(c);
 }
 
@@ -484,20 +478,14 @@ static void test_tryagain_backs_off_then_succeeds(void **state)
     dl_cluster_t *c;
     dl_transport_t t;
     dl_cmd_t cmd;
-    dl_reply_t r;
-    dl_error_t err;
     int64_t t0;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     W.n[1].errs[0] = W.n[1].errs[1] = W.n[1].errs[2] = "TRYAGAIN Multiple keys request during rehashing of slot";
     W.n[1].nerrs = 3;
     cmd = CMD("EVALSHA", "abc", "2", key_on(1, 0), "x");
     t0 = dl_clock_now_ns();
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7002:EVALSHA");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7002:EVALSHA");
     assert_int_equal(W.n[1].calls, 4);
     assert_true(dl_clock_now_ns() - t0 >= (1 + 2 + 4) * 1000000LL);   /* 1, 2, 4 ms */
     dl_cluster_free(c);
@@ -542,9 +530,7 @@ static void test_unblocked_is_nil(void **state)
     dl_error_t err;
     dl_cluster_stats_t st;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     W.n[1].errs[0] = "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
     W.n[1].nerrs = 1;
     cmd = CMD("BLPOP", key_on(1, 0), "0.5");
@@ -571,9 +557,7 @@ static void test_transport_failure_returned_map_reloaded(void **state)
     dl_error_t err;
     dl_cluster_stats_t st;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     cmd = CMD("SET", key_on(2, 0), "t");
     assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
     dl_reply_free(&r);
@@ -582,9 +566,7 @@ static void test_transport_failure_returned_map_reloaded(void **state)
     assert_int_equal(r.type, DL_REPLY_NIL);
     assert_non_null(strstr(err.msg, "fe80::3"));
     assert_int_equal(W.n[2].calls, 2);
-    assert_int_equal(t.call(t.impl, 1, &cmd, &r, 0, &err), DL_OK);
-    assert_reply(&r, "7003:SET");
-    dl_reply_free(&r);
+    call_ok(&t, &cmd, "7003:SET");
     dl_cluster_get_stats(c, &st);
     assert_int_equal(st.map_loads, 2);
     dl_cluster_free(c);
@@ -600,9 +582,7 @@ static void test_keyless_follows_redirected_leader(void **state)
     const char *k;
     char want[64];
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     k = key_on(0, 0);
     cmds[0] = CMD("SET", k, "t");
     cmds[1] = CMD("WAIT", "1", "100");
@@ -629,9 +609,7 @@ static void test_redirect_loop_capped(void **state)
     char moved[64];
     int i;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     k = key_on(1, 0);
     snprintf(moved, sizeof(moved), "MOVED %u 10.0.0.2:7002", dl_slot_of(k, strlen(k)));   /* to itself, forever */
     for (i = 0; i < MAXERR; i++) W.n[1].errs[i] = moved;
@@ -653,9 +631,7 @@ static void test_caps_agreed_by_all_masters(void **state)
     dl_reply_t r[3];
     dl_error_t err;
     (void)state;
-    world_reset();
-    c = mk();
-    t = dl_cluster_transport(c);
+    c = start(&t);
     assert_int_equal(t.caps(t.impl), 0);   /* nothing known before the map */
     W.n[0].caps = W.n[1].caps = W.n[2].caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
     cmds[0] = CMD("GET", key_on(0, 0));

@@ -67,50 +67,50 @@ static dl_conn_t *local(void)
     return conn_for("redis://127.0.0.1:%d?timeout=2&connect_timeout=2", port);
 }
 
-/* Runs one command given as NUL-terminated strings; returns the status. */
-static dl_status_t cmd(dl_conn_t *c, dl_reply_t *r, int64_t extra_us, dl_error_t *err, int argc, ...)
+/* Runs one command given as NUL-terminated strings (argc of them in ap); returns the status. */
+static dl_status_t vcmd(dl_conn_t *c, dl_reply_t *r, int64_t extra_us, dl_error_t *err, int argc, va_list ap)
 {
     const char *argv[16];
     size_t len[16];
     dl_cmd_t command;
     dl_transport_t t = dl_conn_transport(c);
-    va_list ap;
     int i;
     assert_true(argc <= 16);
-    va_start(ap, argc);
     for (i = 0; i < argc; i++) {
         argv[i] = va_arg(ap, const char *);
         len[i] = strlen(argv[i]);
     }
-    va_end(ap);
     command.argc = argc;
     command.argv = argv;
     command.argvlen = len;
     return t.call(t.impl, 1, &command, r, extra_us, err);
 }
 
-static void ok_cmd(dl_conn_t *c, dl_reply_t *r, int argc, ...)
+static dl_status_t cmd(dl_conn_t *c, dl_reply_t *r, int64_t extra_us, dl_error_t *err, int argc, ...)
 {
-    const char *argv[16];
-    size_t len[16];
-    dl_cmd_t command;
-    dl_transport_t t = dl_conn_transport(c);
-    dl_error_t err;
     dl_status_t st;
     va_list ap;
-    int i;
     va_start(ap, argc);
-    for (i = 0; i < argc; i++) {
-        argv[i] = va_arg(ap, const char *);
-        len[i] = strlen(argv[i]);
-    }
+    st = vcmd(c, r, extra_us, err, argc, ap);
     va_end(ap);
-    command.argc = argc;
-    command.argv = argv;
-    command.argvlen = len;
-    st = t.call(t.impl, 1, &command, r, 0, &err);
-    if (st != DL_OK) fail_msg("%s failed: %s: %s", argv[0], dl_status_name(st), err.msg);
-    if (r->type == DL_REPLY_ERROR) fail_msg("%s: error reply %s", argv[0], r->str);
+    return st;
+}
+
+/* cmd() that must succeed: a failure ends the test, naming the command. */
+static void ok_cmd(dl_conn_t *c, dl_reply_t *r, int argc, ...)
+{
+    const char *name;
+    dl_error_t err;
+    dl_status_t st;
+    va_list ap, first;
+    va_start(ap, argc);
+    va_copy(first, ap);
+    name = va_arg(first, const char *);
+    va_end(first);
+    st = vcmd(c, r, 0, &err, argc, ap);
+    va_end(ap);
+    if (st != DL_OK) fail_msg("%s failed: %s: %s", name, dl_status_name(st), err.msg);
+    if (r->type == DL_REPLY_ERROR) fail_msg("%s: error reply %s", name, r->str);
 }
 
 static long long client_id(dl_conn_t *c)

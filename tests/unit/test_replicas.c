@@ -25,17 +25,31 @@ static dl_lease_t *mk_replicated(const char *name, const char *token, int64_t tt
     return l;
 }
 
+/* dl_lock_acquire without waiting (the opts of every acquire here). */
+static dl_status_t acquire(fake_t *f, dl_lease_t *l, dl_acquire_result_t *res, dl_error_t *err)
+{
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    return dl_lock_acquire(&f->t, l, &o, res, err);
+}
+
+/* A grant undone: not acquired, the release sent right after (EVALSHA). */
+static void expect_undone(const fake_t *f, const dl_acquire_result_t *res, const dl_lease_t *l)
+{
+    assert_int_equal(res->acquired, 0);
+    assert_int_equal(f->ncalls, 2);
+    expect_release(&f->calls[1].cmd[0], 0, l);
+}
+
 /* The tryLock path: SET NX PX and WAIT in one call, the read timeout extended by WAIT's. */
 static void test_set_with_wait_granted(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 200);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     assert_int_equal(f->ncalls, 1);
     assert_int_equal(f->calls[0].n, 2);
@@ -51,12 +65,11 @@ static void test_set_with_wait_more_acks(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 2, 50);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_INT(3));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     expect_wait(&f->calls[0].cmd[1], "2", "50");
     dl_lease_free(l);
@@ -67,13 +80,12 @@ static void test_set_with_wait_too_few_undone(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 200);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_INT(0));
     push_ok(f, RP_INT(1));   /* the release */
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_REPLICATION);
+    assert_int_equal(acquire(f, l, &res, &err), DL_ERR_REPLICATION);
     assert_int_equal(err.code, DL_ERR_REPLICATION);
     assert_non_null(strstr(err.msg, "0 of 1 replicas acknowledged within 200 ms"));
     assert_non_null(strstr(err.msg, ENDPOINT));
@@ -90,14 +102,13 @@ static void test_undo_noscript(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 10);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_INT(0));
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_REPLICATION);
+    assert_int_equal(acquire(f, l, &res, &err), DL_ERR_REPLICATION);
     assert_non_null(strstr(err.msg, "0 of 1 replicas acknowledged within 10 ms"));
     assert_int_equal(f->ncalls, 3);
     expect_release(&f->calls[1].cmd[0], 0, l);
@@ -110,12 +121,11 @@ static void test_set_not_granted_ignores_wait(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 200);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_NIL, RP_INT(0));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
     assert_int_equal(res.contended, 1);
     assert_int_equal(f->ncalls, 1);
@@ -127,17 +137,14 @@ static void test_wait_refused_undone(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 200);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_ERR("NOPERM User dl has no permissions to run the 'wait' command"));
     push_ok(f, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_int_equal(acquire(f, l, &res, &err), DL_ERR_SERVER);
     assert_non_null(strstr(err.msg, "WAIT"));
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 2);
-    expect_release(&f->calls[1].cmd[0], 0, l);
+    expect_undone(f, &res, l);
     dl_lease_free(l);
 }
 
@@ -146,13 +153,12 @@ static void test_set_with_wait_lost_reply(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 200);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_fail(f, DL_ERR_TIMEOUT, "lost");
     push_ok(f, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(acquire(f, l, &res, &err), DL_ERR_TIMEOUT);
     assert_int_equal(f->ncalls, 2);
     assert_int_equal(f->calls[0].n, 2);
     assert_int_equal(f->calls[0].extra_timeout_us, 200000);
@@ -165,14 +171,13 @@ static void test_script_with_wait_noscript(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 2, 300);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     l->fencing = 1;
     push_ok(f, RP_ERR(NOSCRIPT_MSG), RP_INT(2));
     push_ok(f, RP_ARR2(1, 7), RP_INT(2));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     assert_int_equal(l->fence, 7);
     assert_int_equal(f->ncalls, 2);
@@ -194,18 +199,15 @@ static void test_script_with_wait_too_few(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 2, 300);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     l->fencing = 1;
     push_ok(f, RP_ARR2(1, 9), RP_INT(1));
     push_ok(f, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_REPLICATION);
+    assert_int_equal(acquire(f, l, &res, &err), DL_ERR_REPLICATION);
     assert_non_null(strstr(err.msg, "1 of 2 replicas acknowledged within 300 ms"));
-    assert_int_equal(res.acquired, 0);
-    assert_int_equal(f->ncalls, 2);
-    expect_release(&f->calls[1].cmd[0], 0, l);
+    expect_undone(f, &res, l);
     dl_lease_free(l);
 }
 
@@ -214,12 +216,11 @@ static void test_wait_timeout_never_zero(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 1, 0);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_OK, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     expect_wait(&f->calls[0].cmd[1], "1", "1");
     assert_int_equal(f->calls[0].extra_timeout_us, 1000);
     dl_lease_free(l);
@@ -341,14 +342,13 @@ static void test_off_sends_no_wait(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_replicated("a", "tok-a", 1500, 0, 500);
-    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
     int extended = -1;
 
     push_ok(f, RP_OK);
     push_ok(f, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(acquire(f, l, &res, &err), DL_OK);
     assert_int_equal(dl_lock_refresh(&f->t, l, 2000, &extended, &err), DL_OK);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[0].extra_timeout_us, 0);
