@@ -97,9 +97,10 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
     return st;
 }
 
-/* BLPOP on a wake list (dl_script.h); *value is the fencing token of a fair hand-over. */
-dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
-                        long long *value, dl_error_t *err)
+/* BLPOP on a wake list until a deadline of the client (dl_script.h); *value is
+ * the fencing token of a fair hand-over. */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
+                        int64_t deadline_ns, int *popped, long long *value, int *abandoned, dl_error_t *err)
 {
     char secs[32];
     const char *argv[3] = {"BLPOP", key, secs};
@@ -114,7 +115,18 @@ dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len
     argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
     cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
     *popped = 0;
-    st = dl_pending_call(t, 1, &cmd, &r, block_us, err);
+    *abandoned = 0;
+    {
+        int64_t to_deadline_us = (deadline_ns - dl_clock_now_ns()) / 1000;
+        int64_t read_us = block_us + DL_BLOCK_REPLY_GRACE_US;
+        int at_deadline = to_deadline_us <= read_us;
+        if (at_deadline) read_us = to_deadline_us > 0 ? to_deadline_us : 1;
+        st = dl_pending_call(t, 1, &cmd, &r, DL_TIMEOUT_EXACT(read_us), err);
+        if (st == DL_ERR_TIMEOUT && at_deadline) {
+            *abandoned = 1;   /* the transport dropped the connection: the BLPOP ends with it */
+            st = DL_OK;
+        }
+    }
     if (st == DL_OK) {
         if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
             *popped = 1;
@@ -226,8 +238,11 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, &popped, &value, err)
-                             : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, &popped, &value, err);
+            int abandoned = 0;
+            st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, deadline_ns,
+                                           &popped, &value, &abandoned, err)
+                             : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, deadline_ns, &popped,
+                                           &value, &abandoned, err);
             if (st == DL_OK && lease->fair && popped) {
                 st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;
@@ -235,16 +250,19 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             }
             if (st == DL_OK) {
                 /* Woken: try again. Not woken, and the block covered the rest of the
-                 * wait: nothing changed that another attempt could see; give up. */
-                if (!popped && block_us >= remaining_us) {
+                 * wait (or the deadline ended it): nothing changed that another
+                 * attempt could see; give up. The cancel passes on a wake-up or a
+                 * hand-over that came as we left. */
+                if (!popped && (abandoned || block_us >= remaining_us)) {
                     run_quietly(t, dl_script_cancel_for(lease), lease, 0);
                     break;
                 }
                 continue;
             }
             if (st != DL_ERR_SERVER) {
-                /* The connection broke while blocked: a fair hand-over may have been lost with it. */
-                if (lease->fair) run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);
+                /* The connection broke while blocked: a wake-up or a fair hand-over
+                 * may have been lost with it; the cancel passes it on. */
+                run_quietly(t, dl_script_cancel_for(lease), lease, 1);
                 break;
             }
             can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */

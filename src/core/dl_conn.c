@@ -41,6 +41,7 @@ struct dl_conn {
     void *resolve_arg;
     int connecting;              /* ctx is a non-blocking TCP connect in progress (conn_connect_start) */
     int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
+    int64_t read_timeout_us;     /* the read timeout of the call under way (for messages) */
 };
 
 static struct timeval us_to_tv(int64_t us)
@@ -87,6 +88,7 @@ void dl_conn_close(dl_conn_t *c)
     c->calls = 0;
     c->caps = 0;   /* a new connection may reach another server (failover, restart) */
     c->connecting = 0;
+    c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
 }
 
 void dl_conn_abandon(dl_conn_t *c)
@@ -214,7 +216,7 @@ static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, d
 #endif
                    ) && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
         dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
-                     c->endpoint, c->cfg.timeout_us / 1e6, during);
+                     c->endpoint, (c->read_timeout_us ? c->read_timeout_us : c->cfg.timeout_us) / 1e6, during);
         dl_conn_close(c);
         return DL_ERR_TIMEOUT;
     }
@@ -566,6 +568,50 @@ static dl_status_t fail_readonly(dl_conn_t *c, dl_error_t *err)
 
 dl_transport_t dl_conn_transport(dl_conn_t *c);
 
+/*
+ * For a call with an exact read timeout (DL_TIMEOUT_EXACT, a wait's deadline):
+ * waits with ppoll() until input is there or deadline_ns (monotonic) passes.
+ * SO_RCVTIMEO alone counts in the kernel's timer ticks (4 ms at HZ 250, seen
+ * here as 5-6 ms late); ppoll's timer is precise to tens of µs. Bytes already
+ * buffered need no wait. TLS connections keep SO_RCVTIMEO alone: OpenSSL may
+ * hold decrypted bytes that the socket does not show. Returns DL_OK, or
+ * DL_ERR_TIMEOUT after dropping the connection.
+ */
+static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *during, dl_error_t *err)
+{
+    struct pollfd pfd;
+    int rc;
+    if (c->cfg.tls || c->ctx->reader->pos < c->ctx->reader->len) return DL_OK;
+    pfd.fd = c->ctx->fd;
+    pfd.events = POLLIN;
+    do {
+        int64_t left_ns = deadline_ns - dl_clock_now_ns();
+        struct timespec ts;
+        if (left_ns < 0) left_ns = 0;
+        ts.tv_sec = (time_t)(left_ns / 1000000000);
+        ts.tv_nsec = (long)(left_ns % 1000000000);
+        pfd.revents = 0;
+        rc = ppoll(&pfd, 1, &ts, NULL);
+    } while (rc < 0 && errno == EINTR);
+    if (rc > 0) return DL_OK;   /* readable, or an error/close that the read reports */
+    dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
+                 c->endpoint, c->read_timeout_us / 1e6, during);
+    dl_conn_close(c);
+    return DL_ERR_TIMEOUT;
+}
+
+/* Writes what the context has buffered (hiredis writes it in redisGetReply
+ * otherwise, after which no wait can come before the read). */
+static dl_status_t flush_output(dl_conn_t *c, dl_error_t *err)
+{
+    int done = 0;
+    while (!done) {
+        errno = 0;
+        if (redisBufferWrite(c->ctx, &done) != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    }
+    return DL_OK;
+}
+
 /* Reads the next reply into out. A transport failure (fail_ctx), READONLY on a
  * resolved (Sentinel) connection, and a reply that cannot be converted each
  * drop the connection. */
@@ -622,6 +668,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     size_t i;
     dl_status_t st;
     int saved_errno, probe;
+    int64_t deadline_ns = extra_timeout_us < 0 ? dl_clock_now_ns() - extra_timeout_us * 1000 : 0;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
     /* Replies still owed are read first (the core settles before calling; this
@@ -638,8 +685,9 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         st = conn_open(c, err);
         if (st != DL_OK) return st;
     }
-    if (extra_timeout_us > 0) {
-        redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us + extra_timeout_us));
+    if (extra_timeout_us != 0) {
+        c->read_timeout_us = extra_timeout_us > 0 ? c->cfg.timeout_us + extra_timeout_us : -extra_timeout_us;
+        redisSetTimeout(c->ctx, us_to_tv(c->read_timeout_us));
     }
     /* The first call on a connection asks what the server is, in the same
      * round trip: HELLO goes first and its reply is read first. */
@@ -650,8 +698,10 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             return fail_ctx(c, errno, "while sending", err);
         }
     }
+    if (deadline_ns && (st = flush_output(c, err)) != DL_OK) return st;
     if (probe) {
         redisReply *h = NULL;
+        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
         errno = 0;
         if (redisGetReply(c->ctx, (void **)&h) != REDIS_OK) {
             saved_errno = errno;
@@ -661,11 +711,13 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         freeReplyObject(h);
     }
     for (i = 0; i < n; i++) {
+        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
         st = read_reply(c, &replies[i], "while reading the reply", err);
         if (st != DL_OK) return st;
     }
-    if (extra_timeout_us > 0) {
+    if (extra_timeout_us != 0) {
         redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
+        c->read_timeout_us = 0;
     }
     c->calls++;
     return DL_OK;

@@ -36,6 +36,9 @@
 
 #define DL_WAKE_TTL_MS 2000           /* a wake token outlives the race it covers (one round trip) */
 #define DL_WAIT_BLOCK_CAP_US 2000000  /* longest single BLPOP: bounds the cost of a lost wake-up */
+#define DL_BLOCK_REPLY_GRACE_US 1000000 /* a BLPOP's reply is awaited this long after its own timeout: a
+                                           server times blocked commands out at its timer ticks, at least
+                                           once a second (hz >= 1); never past the wait's deadline */
 #define DL_WAITERS_TTL_MS 3000        /* a default-mode waiter's entry outlives one BLPOP (cap + 1 s) */
 #define DL_FAIR_ALIVE_MS 3000         /* a fair waiter that showed no sign of life for this long is skipped */
 #define DL_FAIR_CLAIM_MS 3000         /* a hand-over grants this much (or the ttl, if shorter) until

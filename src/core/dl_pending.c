@@ -79,7 +79,7 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
     dl_status_t st;
 
     if (t->pending && t->pending->n > 0 && t->pending->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);
-    if (!t->pending || t->pending->n == 0 || extra_timeout_us > 0 || !t->has_input || t->has_input(t->impl)) {
+    if (!t->pending || t->pending->n == 0 || extra_timeout_us != 0 || !t->has_input || t->has_input(t->impl)) {
         dl_pending_settle(t);
         return t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
     }

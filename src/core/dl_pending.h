@@ -84,7 +84,7 @@ void dl_pending_take_ready(const dl_transport_t *t);
  * without waiting, so that a dead connection is found and replaced before
  * the n commands are written. The owed entries get their outcomes after every
  * reply is read. With nothing owed (or another process's entries, abandoned
- * first), or with extra_timeout_us > 0 (a blocking command), settle, then t->call.
+ * first), or with extra_timeout_us != 0 (a blocking command), settle, then t->call.
  * Returns as t->call: replies[] filled on DL_OK; on a failure the connection
  * is dropped, the owed entries are LOST (their owners send them again first),
  * and the n commands may or may not have run.

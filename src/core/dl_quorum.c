@@ -231,16 +231,19 @@ static void fire_and_forget(dl_quorum_t *q, const dl_script_t *s, const dl_lease
  * attempt. Returns 0 when the server refused BLPOP (an ACL without it): the
  * caller sleeps instead from then on.
  */
-static int block_on_one(dl_quorum_t *q, const round_t *r, const dl_lease_t *lease, int64_t block_us)
+static int block_on_one(dl_quorum_t *q, const round_t *r, const dl_lease_t *lease, int64_t block_us,
+                        int64_t deadline_ns)
 {
     size_t i;
     for (i = 0; i < r->n; i++) {
         if (r->nd[i].done && r->nd[i].st == DL_OK) {
-            int popped;
+            int popped, abandoned;
             long long value;
             dl_error_t e;
-            dl_status_t st = dl_block_on(&q->node[i].t, lease->wake_key, lease->wake_key_len, block_us, &popped,
-                                         &value, &e);
+            /* At the deadline the block is abandoned; give_up()'s cancel passes
+             * on a wake-up that went with it. */
+            dl_status_t st = dl_block_on(&q->node[i].t, lease->wake_key, lease->wake_key_len, block_us, deadline_ns,
+                                         &popped, &value, &abandoned, &e);
             return st != DL_ERR_SERVER;
         }
     }
@@ -341,7 +344,7 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
             sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, attempt++),
                                         dl_random_upto(opts->backoff.jitter_us), (deadline_ns - now) / 1000, 0);
             if (!registered && can_block && !no_quorum(&r)) registered = 1;
-            else if (registered && can_block && sleep_us >= 1000) can_block = block_on_one(q, &r, lease, sleep_us);
+            else if (registered && can_block && sleep_us >= 1000) can_block = block_on_one(q, &r, lease, sleep_us, deadline_ns);
             else dl_clock_sleep_us(sleep_us);
         }
         round_free(&r);

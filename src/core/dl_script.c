@@ -99,7 +99,7 @@ static void add_num(script_call_t *sc, long long v)
 
 static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
 {
-    static const char numkeys[][2] = {"1", "1", "3", "2", "3", "5", "4", "4", "2"};
+    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2"};
     sc->argc = 0;
     sc->nums = 0;
     add(sc, "EVALSHA", 7);
@@ -118,8 +118,9 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, DL_WAKE_TTL_MS);
         break;
     case DL_SHAPE_CANCEL:
-        ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
         ADD_KEY(sc, l, token);
+        add_num(sc, DL_WAKE_TTL_MS);
         break;
     case DL_SHAPE_WAKE:
         ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);

@@ -30,7 +30,7 @@ typedef enum {
     DL_SHAPE_STATUS,        /* K; token */
     DL_SHAPE_REFRESH,       /* K; token, ttl */
     DL_SHAPE_RELEASE,       /* K W Q; token, wake TTL */
-    DL_SHAPE_CANCEL,        /* Q W; token */
+    DL_SHAPE_CANCEL,        /* K Q W; token, wake TTL */
     DL_SHAPE_ACQUIRE,       /* K F Q; token, ttl, fence, waiter window */
     DL_SHAPE_FAIR_ACQUIRE,  /* K F FQ FA MYWAKE; token, ttl, fence, liveness window */
     DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
@@ -115,13 +115,23 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
 
 /*
  * Blocks on a wake list (BLPOP key) for up to block_us (>= 1 ms; whole ms,
- * rounded up), the call's read timeout extended by it; replies owed on t are
- * read first. *popped = 1 when a wake token came (*value: its number). Returns
- * DL_OK, DL_ERR_SERVER when the server refuses BLPOP (an ACL without it), or a
+ * rounded up), never past deadline_ns (the wait's deadline, monotonic ns);
+ * replies owed on t are read first. The server ends a blocked command only at
+ * its next timer tick (hz 10: up to 100 ms late), so the client enforces the
+ * deadline itself: the reply is awaited for exactly
+ * min(block_us + DL_BLOCK_REPLY_GRACE_US, deadline_ns - now). When the
+ * deadline comes first, the connection is dropped (which ends the BLPOP on the
+ * server), and the call returns DL_OK with *popped = 0 and *abandoned = 1: a
+ * wake token that the server popped for us as we left went with the
+ * connection, and the caller's cancel script passes that wake-up on
+ * (DL_SCRIPT_CANCEL; fair mode: DL_SCRIPT_FAIR_RELEASE in "cancel" mode).
+ * *popped = 1 when a wake token came (*value: its number). Returns DL_OK,
+ * DL_ERR_SERVER when the server refuses BLPOP (an ACL without it), or a
  * transport failure. Used by dl_acquire and dl_quorum.
  */
-dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us, int *popped,
-                        long long *value, dl_error_t *err);   /* in dl_acquire.c */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
+                        int64_t deadline_ns, int *popped, long long *value, int *abandoned,
+                        dl_error_t *err);   /* in dl_acquire.c */
 
 /* 1 when r is the NOSCRIPT error (the server's script cache lacks the script). */
 int dl_is_noscript(const dl_reply_t *r);

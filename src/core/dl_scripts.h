@@ -64,11 +64,25 @@
     "end " \
     "return 1"
 
-/* A default-mode waiter gives up. KEYS Q W; ARGV token. The last one out removes the wake list. */
+/*
+ * A default-mode waiter gives up. KEYS K Q W; ARGV token, wake list TTL ms.
+ * The last one out removes the wake list. While others still wait and the
+ * name is free, it pushes a wake token: a waiter that gives up at its
+ * deadline drops its connection while BLPOP may already have popped the
+ * release's wake token for it, and that wake-up is passed on here rather than
+ * lost (docs/decisions.md, "Deadlines at the client"). An extra token only
+ * costs a waiter one attempt. Returns 1 when it pushed one.
+ */
 #define DL_SCRIPT_CANCEL \
-    "redis.call('ZREM', KEYS[1], ARGV[1]) " \
-    "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end " \
-    "return 0"
+    "redis.call('ZREM', KEYS[2], ARGV[1]) " \
+    "if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('DEL', KEYS[3]) return 0 end " \
+    "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end " \
+    "local t = redis.call('TIME') " \
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', " DL_LUA_NOW_MS ") " \
+    "if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[3]) return 0 end " \
+    "redis.call('RPUSH', KEYS[3], '1') redis.call('LTRIM', KEYS[3], 0, 0) " \
+    "redis.call('PEXPIRE', KEYS[3], ARGV[2]) " \
+    "return 1"
 
 /*
  * Fair acquire. KEYS K F FQ FA MYWAKE; ARGV token, ttl ms, fence flag, liveness
@@ -175,7 +189,7 @@
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
 #define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
-#define DL_SCRIPT_CANCEL_SHA "7ece18270eb30e50c479bfdb921650492e9689c9"
+#define DL_SCRIPT_CANCEL_SHA "4350058ad868833ae9cbf3c08bf88cdbcfdab443"
 #define DL_SCRIPT_FAIR_ACQUIRE_SHA "a87cb360fc5820424b818d67b0b789b6810f0a27"
 #define DL_SCRIPT_FAIR_RELEASE_SHA "da236158d3ed327bbdcc2ff1992b8b6dafa1f41e"
 #define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"

@@ -62,6 +62,10 @@ static inline size_t dl_cmd_int(char *buf, int64_t v)
 
 typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 
+/* The extra_timeout_us of a call whose replies are awaited for exactly `us`
+ * microseconds (> 0), not the connection's timeout (see dl_transport_t.call). */
+#define DL_TIMEOUT_EXACT(us) (-(int64_t)(us))
+
 /* Server capabilities a connection learned (dl_transport_t.caps). */
 #define DL_CAP_KNOWN 1u        /* the server was asked (HELLO) */
 #define DL_CAP_NATIVE_CAD 2u   /* DELIFEQ and SET ... IFEQ: a native compare-and-delete/-refresh (Valkey >= 9.0) */
@@ -71,7 +75,11 @@ typedef struct dl_transport {
      * Sends n commands and reads n replies into replies[0..n-1] (which the
      * caller frees with dl_reply_free, also on failure: unread slots are NIL).
      * extra_timeout_us > 0 extends the read timeout of this call (for
-     * blocking commands). Returns DL_OK when every reply was read (error
+     * blocking commands, e.g. WAIT); extra_timeout_us < 0 (DL_TIMEOUT_EXACT)
+     * makes it exactly -extra_timeout_us, whatever the configured timeout:
+     * a blocking pop whose end the client enforces at its own deadline, since
+     * the server times a blocked command out only at its next timer tick (hz).
+     * Returns DL_OK when every reply was read (error
      * replies included); otherwise a transport failure code, after which the
      * transport has dropped its connection. err->msg then says what and where.
      * Never called while replies of `send` are unread: the core reads those

@@ -12,8 +12,8 @@
  *   tryLock (no wait, no fencing, not fair)  SET key token NX PX ttl
  *   waiting / fencing attempt   EVALSHA acquire 3 K F Q token ttl fence window
  *   fair attempt                EVALSHA fair-acquire 5 K F FQ FA MYWAKE token ttl fence window
- *   waiting                     BLPOP W|MYWAKE <secs.mmm>  (extra_timeout_us = the block)
- *   giving up                   EVALSHA cancel 2 Q W token | fair-release ... "cancel"
+ *   waiting                     BLPOP W|MYWAKE <secs.mmm>  (read timeout: exactly min(block + grace, time left))
+ *   giving up                   EVALSHA cancel 3 K Q W token 2000 | fair-release ... "cancel"
  *   ambiguous attempt           EVAL <release text> ... (once, never retried)
  *   release                     EVALSHA release 3 K W Q token 2000 | fair-release ... "release"
  */
@@ -91,7 +91,10 @@ typedef struct fake fake_t;
 typedef step_t (*handler_t)(fake_t *f, const rec_call_t *call);
 
 /* What the generic waiting handler (h_wait) answers. */
-enum { BL_SLEEP_NIL = 0, BL_NIL, BL_POP, BL_NOPERM };
+enum { BL_SLEEP_NIL = 0, BL_NIL, BL_POP, BL_NOPERM, BL_TICK_NIL };
+/* BL_TICK_NIL: a server with hz 10 times the BLPOP out at its next tick, up to
+ * 100 ms late; a read timeout that ends first is the transport's DL_ERR_TIMEOUT. */
+#define FAKE_TICK_US 100000
 
 struct fake {
     step_t steps[MAX_STEPS];
@@ -232,7 +235,7 @@ static dl_status_t fake_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
     rec_call_t *c = record(f, n, cmds, 0);
     step_t s = next_step(f, c, n);
     size_t i;
-    c->extra_timeout_us = -1;   /* marks a send in the record */
+    c->extra_timeout_us = INT64_MIN;   /* marks a send in the record */
     if (s.st != DL_OK) {
         f->owed_head = f->owed_tail = 0;
         return dl_error_set(err, s.st, "%s", s.msg ? s.msg : "fake send failure");
@@ -366,6 +369,15 @@ static step_t step_one(rspec_t r)
     return step_replies(1, &r);
 }
 
+static step_t step_fail(dl_status_t st, const char *msg)
+{
+    step_t s;
+    memset(&s, 0, sizeof(s));
+    s.st = st;
+    s.msg = msg;
+    return s;
+}
+
 /* Asserts that cmd has exactly the given arguments: pairs (const char *, size_t len). */
 static void expect_cmd(const rec_cmd_t *cmd, int argc, ...)
 {
@@ -468,7 +480,7 @@ static void expect_release(const rec_cmd_t *c, int eval, const dl_lease_t *l)
 static void expect_cancel(const rec_cmd_t *c, int eval, const dl_lease_t *l)
 {
     const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_CANCEL : DL_SCRIPT_CANCEL_SHA;
-    expect_cmd(c, 6, S(h), S(s), S("2"), K(l, waiters_key), K(l, wake_key), K(l, token));
+    expect_cmd(c, 8, S(h), S(s), S("3"), K(l, key), K(l, waiters_key), K(l, wake_key), K(l, token), S("2000"));
 }
 
 /* mode "release" or "cancel" */
@@ -485,33 +497,51 @@ static void expect_refresh(const rec_cmd_t *c, int eval, const dl_lease_t *l, co
     expect_cmd(c, 6, S(h), S(s), S("1"), K(l, key), K(l, token), S(ttl));
 }
 
-static void expect_blpop(const rec_call_t *call, const char *key, size_t key_len, const char *secs, int64_t extra_us)
+/* The block a BLPOP asks the server for, from its "<s>.<ms>" argument, in µs. */
+static int64_t blpop_block_us(const rec_cmd_t *c)
 {
+    long long sec = 0, ms = 0;
+    assert_int_equal(sscanf(c->argv[2], "%lld.%3lld", &sec, &ms), 2);
+    return (int64_t)(sec * 1000 + ms) * 1000;
+}
+
+/* The read timeout of a BLPOP's call: always exact (DL_TIMEOUT_EXACT), the client's own bound. */
+static int64_t blpop_read_us(const rec_call_t *call)
+{
+    if (call->extra_timeout_us >= 0 || call->extra_timeout_us == INT64_MIN) {
+        fail_msg("BLPOP with extra_timeout_us %lld: not an exact read timeout", (long long)call->extra_timeout_us);
+    }
+    return -call->extra_timeout_us;
+}
+
+/* BLPOP key secs, its reply awaited for the block plus the grace, or until the
+ * wait's deadline when that comes first (then about block_us: within 50 ms). */
+static void expect_blpop(const rec_call_t *call, const char *key, size_t key_len, const char *secs, int64_t block_us)
+{
+    int64_t read_us;
     assert_int_equal(call->n, 1);
     expect_cmd(&call->cmd[0], 3, S("BLPOP"), key, key_len, S(secs));
-    if (call->extra_timeout_us != extra_us) {
-        fail_msg("BLPOP %s: extra_timeout_us %lld, expected %lld", secs, (long long)call->extra_timeout_us,
-                 (long long)extra_us);
+    read_us = blpop_read_us(call);
+    if (read_us > block_us + DL_BLOCK_REPLY_GRACE_US || read_us < block_us - 50000) {
+        fail_msg("BLPOP %s: read timeout %lld us, expected %lld..%lld", secs, (long long)read_us,
+                 (long long)(block_us - 50000), (long long)(block_us + DL_BLOCK_REPLY_GRACE_US));
     }
 }
 
-/* A BLPOP's timeout argument is "<s>.<ms>" and says the same as its
- * extra_timeout_us, rounded up to whole ms (a block meant to last to the
- * deadline does). */
+/* A BLPOP's timeout argument is whole ms, at least 1 (0 would block forever;
+ * below 1 ms the waiter sleeps instead), at most the cap; its reply is awaited
+ * no longer than the block plus the grace. */
 static void expect_blpop_consistent(const rec_call_t *call)
 {
     const rec_cmd_t *c = &call->cmd[0];
-    char want[32];
+    int64_t block_us;
     assert_true(is_cmd(c, "BLPOP"));
     assert_int_equal(c->argc, 3);
-    long long ms = (long long)((call->extra_timeout_us + 999) / 1000);  /* rounded up to whole ms */
-    snprintf(want, sizeof(want), "%lld.%03lld", ms / 1000, ms % 1000);
-    if (strcmp(c->argv[2], want) != 0) {
-        fail_msg("BLPOP timeout \"%s\" but extra_timeout_us %lld", c->argv[2], (long long)call->extra_timeout_us);
-    }
-    /* BLPOP 0 blocks forever: never sent; below 1 ms the waiter sleeps instead. */
-    assert_true(call->extra_timeout_us >= 1000);
-    assert_true(call->extra_timeout_us <= DL_WAIT_BLOCK_CAP_US);
+    block_us = blpop_block_us(c);
+    assert_true(block_us >= 1000);
+    assert_true(block_us <= DL_WAIT_BLOCK_CAP_US);
+    assert_true(blpop_read_us(call) > 0);
+    assert_true(blpop_read_us(call) <= block_us + DL_BLOCK_REPLY_GRACE_US);
 }
 
 /* ---- the generic waiting handler -------------------------------------- */
@@ -541,7 +571,16 @@ static step_t h_wait(fake_t *f, const rec_call_t *call)
         switch (f->blpop_mode) {
         case BL_SLEEP_NIL:
             s = step_one(RP_NIL);
-            s.delay_us = call->extra_timeout_us;  /* as a real server: blocks for the timeout */
+            s.delay_us = blpop_block_us(c);  /* as a real server: blocks for the timeout */
+            return s;
+        case BL_TICK_NIL:
+            if (blpop_read_us(call) < blpop_block_us(c) + FAKE_TICK_US) {
+                s = step_fail(DL_ERR_TIMEOUT, "read timeout");
+                s.delay_us = blpop_read_us(call);
+            } else {
+                s = step_one(RP_NIL);
+                s.delay_us = blpop_block_us(c) + FAKE_TICK_US;
+            }
             return s;
         case BL_NIL: return step_one(RP_NIL);
         case BL_POP: return step_one(RP_POP(c->argv[1], f->pop_value ? f->pop_value : "1"));
@@ -1216,8 +1255,10 @@ static void test_acquire_block_capped_by_time_left(void **state)
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     assert_int_equal(f->sets, 1);
     assert_true(is_cmd(&f->calls[2].cmd[0], "BLPOP"));
-    assert_true(f->calls[2].extra_timeout_us > 250000);
-    assert_true(f->calls[2].extra_timeout_us <= 300000);
+    assert_true(blpop_block_us(&f->calls[2].cmd[0]) > 250000);
+    assert_true(blpop_block_us(&f->calls[2].cmd[0]) <= 300000);
+    assert_true(blpop_read_us(&f->calls[2]) > 250000);   /* ends at the deadline */
+    assert_true(blpop_read_us(&f->calls[2]) <= 300000);
     for (i = 1; i < f->ncalls; i++) {
         const rec_cmd_t *c = &f->calls[i].cmd[0];
         if (is_cmd(c, "BLPOP")) {
@@ -1260,9 +1301,9 @@ static void test_acquire_timeout_cancels_once(void **state)
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
     assert_int_equal(count_where(f, p_cancel), 1);
-    /* KEYS waiters wake; ARGV token. */
+    /* KEYS key waiters wake; ARGV token, wake TTL. */
     expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
-    assert_memory_equal(f->calls[f->ncalls - 1].cmd[0].argv[3], "lock:c{lock:c}:waiters", 22);
+    assert_memory_equal(f->calls[f->ncalls - 1].cmd[0].argv[4], "lock:c{lock:c}:waiters", 22);
     for (i = 0; i + 1 < f->ncalls; i++) assert_false(IS_CANCEL(&f->calls[i].cmd[0]));
     assert_true(res.waited_us >= 30000);
     dl_lease_free(l);
@@ -1447,14 +1488,19 @@ static void test_acquire_blpop_transport_failure(void **state)
     dl_acquire_result_t res;
     dl_error_t err;
 
-    /* The connection broke while blocked: the error ends the wait; never "acquired". */
+    /* The connection broke while blocked: the error ends the wait; never
+     * "acquired". A wake-up may have gone with the connection: the cancel
+     * (by EVAL, on the next connection) passes it on. */
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_fail(f, DL_ERR_IO, "reset while blocked");
+    push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
     assert_string_equal(err.msg, "reset while blocked");
     assert_int_equal(res.acquired, 0);
     assert_int_equal(l->valid_until_ns, 0);
+    assert_int_equal(f->ncalls, 4);
+    expect_cancel(&f->calls[3].cmd[0], 1, l);
     dl_lease_free(l);
 }
 
@@ -1671,6 +1717,59 @@ static void test_fair_timeout_cancels(void **state)
     expect_fair_release(&f->calls[f->ncalls - 1].cmd[0], 0, l, "cancel");
     assert_int_equal(count_where(f, p_cancel), 0);
     dl_lease_free(l);
+}
+
+/*
+ * The wait's deadline is the client's, not the server's timer tick: against a
+ * server that times a BLPOP out up to 100 ms late (hz 10), the block's reply is
+ * awaited only until the deadline; the transport then drops the connection
+ * (DL_ERR_TIMEOUT), which ends the wait without an error, and the cancel (which
+ * passes on a wake-up or a hand-over that went with the connection) goes last.
+ */
+static void deadline_ends_block(fake_t *f, dl_lease_t *l)
+{
+    dl_acquire_opts_t o = opts_wait(150000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int64_t t0 = dl_clock_now_ns(), el_us, read_us = 0;
+    size_t i, blocks = 0;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_TICK_NIL;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    el_us = (dl_clock_now_ns() - t0) / 1000;
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(l->valid_until_ns, 0);
+    for (i = 0; i < f->ncalls; i++) {
+        if (!is_cmd(&f->calls[i].cmd[0], "BLPOP")) continue;
+        blocks++;
+        read_us = blpop_read_us(&f->calls[i]);
+        /* Asked of the server to the deadline; awaited no longer. */
+        assert_true(read_us <= 150000);
+        assert_true(read_us <= blpop_block_us(&f->calls[i].cmd[0]));
+    }
+    assert_int_equal(blocks, 1);
+    assert_true(el_us >= 150000);
+    if (el_us > 150000 + 40000) fail_msg("the wait ended %lld us after its deadline", (long long)(el_us - 150000));
+    if (l->fair) {
+        assert_int_equal(count_where(f, p_fair_release), 1);
+        expect_fair_release(&f->calls[f->ncalls - 1].cmd[0], 0, l, "cancel");
+    } else {
+        assert_int_equal(count_where(f, p_cancel), 1);
+        expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+    }
+    dl_lease_free(l);
+}
+
+static void test_acquire_deadline_ends_block_at_client(void **state)
+{
+    deadline_ends_block(*state, mk_lease("lock:", "dl", "tok-dl", 1500));
+}
+
+static void test_fair_deadline_ends_block_at_client(void **state)
+{
+    deadline_ends_block(*state, mk_fair("dq", "tok-dq", 1500));
 }
 
 static void test_fair_interrupted_cancels(void **state)
@@ -2315,7 +2414,7 @@ static void log_done(int released, dl_status_t st)
     done_log.n++;
 }
 
-static int is_send(const rec_call_t *c) { return c->extra_timeout_us == -1; }
+static int is_send(const rec_call_t *c) { return c->extra_timeout_us == INT64_MIN; }
 
 static void test_deferred_release_read_before_next_command(void **state)
 {
@@ -2916,7 +3015,7 @@ static void test_scripts_use_keys_and_argv_only(void **state)
     static const struct { const char *text, *sha; int nkeys, nargs; } s[] = {
         {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, 3, 4},
         {DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, 3, 2},
-        {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA, 2, 1},
+        {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA, 3, 2},
         {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA, 5, 4},
         {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, 4, 5},
         {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, 1, 2},
@@ -2970,6 +3069,8 @@ int main(void)
         T(test_acquire_block_time_from_pttl),
         T(test_acquire_block_capped_by_time_left),
         T(test_acquire_timeout_cancels_once),
+        T(test_acquire_deadline_ends_block_at_client),
+        T(test_fair_deadline_ends_block_at_client),
         T(test_acquire_cancel_noscript_falls_back_to_eval),
         T(test_acquire_sub_ms_wait_sleeps_without_blpop),
         T(test_acquire_interrupted_cancels),

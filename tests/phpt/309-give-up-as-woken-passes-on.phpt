@@ -1,0 +1,77 @@
+--TEST--
+Waiting: a waiter that gives up at its deadline just as the release's wake-up (or fair hand-over) reaches it passes it on to the next waiter at once
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
+--FILE--
+<?php
+require __DIR__ . '/inc/lifecycle.inc';
+require __DIR__ . '/inc/proxy.inc';
+$port = start_test_redis('309', ['--hz', '10']);
+$uri = "redis://127.0.0.1:$port";
+$p = 'phpt_309:';
+$raw = RawConn::tcp('127.0.0.1', $port);
+$slow = lc_slow();
+$proxy = proxy_start($port);
+$at = sys_get_temp_dir() . '/phpt_309.acquired_at.' . getmypid();
+
+function blocked_clients(RawConn $raw): int {
+    preg_match('/blocked_clients:(\d+)/', $raw->cmd('INFO', 'clients'), $m);
+    return (int)$m[1];
+}
+
+foreach ([false, true] as $fair) {
+    $name = $fair ? 'f' : 'd';
+    $holder = new DistLock($uri, ['prefix' => $p, 'fair' => $fair]);
+    $l = $holder->lock($name, 30);
+    // A waits through the proxy; it blocks first, so the release wakes A first.
+    $aWait = 1.0 * $slow;
+    $aStart = lc_now();
+    $a = fork_child(function () use ($proxy, $p, $name, $fair, $aWait) {
+        $d = new DistLock("redis://127.0.0.1:{$proxy['port']}", ['prefix' => $p, 'fair' => $fair]);
+        try {
+            $d->lock($name, 10, $aWait);
+            return 1;
+        } catch (DistLock\LockTimeoutException $e) {
+            return 0;
+        }
+    });
+    $okA = lc_wait_until(fn() => blocked_clients($raw) === 1, 5 * $slow);
+    // B waits long, directly: blocked behind A.
+    $b = fork_child(function () use ($uri, $p, $name, $fair, $at) {
+        $d = new DistLock($uri, ['prefix' => $p, 'fair' => $fair]);
+        $lk = $d->lock($name, 10, 8);
+        file_put_contents($at, (string)lc_now());
+        $lk->release();
+        return 0;
+    });
+    $okB = lc_wait_until(fn() => blocked_clients($raw) === 2, 5 * $slow);
+    // The path to A stalls: the release's wake-up (default mode) or hand-over
+    // (fair mode) reaches A's connection on the server, and never A.
+    proxy_mode($proxy, 'hold');
+    $l->release();
+    echo $fair ? 'fair' : 'default', ": both blocked: ", var_export($okA !== null && $okB !== null, true),
+        "; A gave up: ", wait_child($a), "; B got it: ", wait_child($b);
+    $aDeadline = $aStart + $aWait;
+    $late = (float)file_get_contents($at) - $aDeadline;
+    // Passed on by A's cancel at its deadline. Without it, B would wake only
+    // when its own BLPOP ends (2 s after it blocked) or by A's read timeout.
+    echo "; B got it within 0.5 s of A's deadline: ", var_export($late < 0.5 * $slow, true), "\n";
+    if ($late >= 0.5 * $slow) printf("  B was %.3f s after A's deadline\n", $late);
+    proxy_mode($proxy, 'release');
+    @unlink($at);
+}
+usleep(100000);
+echo "keys left: ", json_encode($raw->cmd('KEYS', $p . '*')), "\n";
+proxy_stop($proxy);
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/inc/proc.inc';
+stop_test_redis_all('309');
+?>
+--EXPECT--
+default: both blocked: true; A gave up: exit=0; B got it: exit=0; B got it within 0.5 s of A's deadline: true
+fair: both blocked: true; A gave up: exit=0; B got it: exit=0; B got it within 0.5 s of A's deadline: true
+keys left: []
