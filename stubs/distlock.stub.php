@@ -195,6 +195,30 @@ namespace {
         public function stats(): array {}
 
         /**
+         * Ends a logical request in a long-running worker (FrankenPHP's worker mode,
+         * RoadRunner, Laravel Octane, Symfony Runtime), where one PHP request serves
+         * many HTTP requests and the release at the end of the PHP request never comes
+         * between them. It does for leases what the end of a PHP request does: every
+         * lease that a DistLock instance of this PHP request still holds is released
+         * (one pipelined round trip per server), except detached ones (Lock::detach())
+         * and those inherited through fork(); Lock handles on them then find them
+         * released (Lock::release() returns false). Replies still owed by deferred
+         * releases are read, so every connection is ready for the next request, and
+         * stays open. Call it once after each handled request, in a `finally` block or
+         * the framework's request-terminated hook (README, "Long-running workers").
+         * A lease meant to outlive the request (a worker-wide leader lock) must be
+         * detached, or held by a DistLock created and kept outside the loop and
+         * re-taken per request.
+         *
+         * Errors are counted in stats() (connection_errors; lost for leases found
+         * already gone), never thrown: it runs where an exception would hide the
+         * handled request's own outcome.
+         *
+         * @return int the number of leases it released (found still ours)
+         */
+        public static function endRequest(): int {}
+
+        /**
          * Resource helpers: lock<Resource>($id, ?float $ttl, ?float $wait): Lock,
          * tryLock<Resource>($id, ?float $ttl): ?Lock, unlock<Resource>($id, string $token): bool.
          * The name is "<resource>:<id>" with <Resource> in snake_case (lockCourseSeat(7) ->

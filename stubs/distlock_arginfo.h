@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 934c8c1a781b06bcf9ce407617f94498e3001b69 */
+ * Stub hash: 574817eee2cb95a304e696ebc90ab831872639f0 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -59,6 +59,9 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_stats, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_endRequest, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock___call, 0, 2, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, method, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, args, IS_ARRAY, 0)
@@ -99,6 +102,7 @@ ZEND_METHOD(DistLock, status);
 ZEND_METHOD(DistLock, isLocked);
 ZEND_METHOD(DistLock, forceRelease);
 ZEND_METHOD(DistLock, stats);
+ZEND_METHOD(DistLock, endRequest);
 ZEND_METHOD(DistLock, __call);
 ZEND_METHOD(DistLock_Lock, name);
 ZEND_METHOD(DistLock_Lock, token);
@@ -123,6 +127,7 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, isLocked, arginfo_class_DistLock_isLocked, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, forceRelease, arginfo_class_DistLock_forceRelease, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, stats, arginfo_class_DistLock_stats, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, endRequest, arginfo_class_DistLock_endRequest, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistLock, __call, arginfo_class_DistLock___call, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -93,16 +93,18 @@ void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_d
 
 /* Releases every lease the instance still holds, in one pipelined round trip.
  * Leases of another process (inherited through fork()) are dropped untouched.
- * Errors are counted, never thrown: this runs from destructors and RSHUTDOWN. */
-static void client_release_all(php_distlock_client *c)
+ * Errors are counted, never thrown: this runs from destructors, RSHUTDOWN and
+ * DistLock::endRequest(). Returns how many it released (found still ours). */
+static zend_long client_release_all(php_distlock_client *c)
 {
+    zend_long ours = 0;
     php_distlock_held *h;
     dl_lease_t **leases;
     int *released;
     size_t n = 0, i;
     pid_t pid = dl_proc_pid();
 
-    if (zend_hash_num_elements(&c->held) == 0) return;
+    if (zend_hash_num_elements(&c->held) == 0) return 0;
     leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
     released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
     ZEND_HASH_FOREACH_PTR(&c->held, h) {
@@ -117,6 +119,7 @@ static void client_release_all(php_distlock_client *c)
             for (i = 0; i < n; i++) {
                 if (released[i]) DISTLOCK_G(stats).released++;
                 else DISTLOCK_G(stats).lost++;
+                ours += released[i] != 0;
             }
         } else {
             DISTLOCK_G(stats).connection_errors++;
@@ -125,6 +128,7 @@ static void client_release_all(php_distlock_client *c)
     efree(leases);
     efree(released);
     zend_hash_clean(&c->held);
+    return ours;
 }
 
 void php_distlock_client_settle(php_distlock_client *c)
@@ -132,13 +136,15 @@ void php_distlock_client_settle(php_distlock_client *c)
     dl_target_settle(c->target);
 }
 
-void php_distlock_release_all(void)
+zend_long php_distlock_release_all(void)
 {
     php_distlock_client *c;
+    zend_long n = 0;
     for (c = DISTLOCK_G(clients); c; c = c->next) {
-        client_release_all(c);
+        n += client_release_all(c);
         php_distlock_client_settle(c);   /* request end: every deferred reply is read */
     }
+    return n;
 }
 
 /* ---- object handlers ----------------------------------------------------- */
@@ -868,6 +874,13 @@ ZEND_METHOD(DistLock, stats)
     add_assoc_long(return_value, "native_releases", s->native_releases);
     add_assoc_long(return_value, "renewals", (zend_long)wd.renewals);
     add_assoc_long(return_value, "renewal_round_trips", (zend_long)wd.round_trips);
+}
+
+/* The end of a logical request in a long-running worker: what RSHUTDOWN does for leases. */
+ZEND_METHOD(DistLock, endRequest)
+{
+    ZEND_PARSE_PARAMETERS_NONE();
+    RETURN_LONG(php_distlock_release_all());
 }
 
 ZEND_METHOD(DistLock, __call)

@@ -183,9 +183,10 @@ void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_d
  * request end or the instance's reentrancy) and no longer renewed. */
 void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h);
 
-
-/* Releases every lease of every live client of this request (RSHUTDOWN). */
-void php_distlock_release_all(void);
+/* Releases every lease (detached ones excepted) of every live client of this
+ * request and reads every deferred reply (RSHUTDOWN, DistLock::endRequest()).
+ * Returns how many leases it released. */
+zend_long php_distlock_release_all(void);
 
 /* ---- lock.c ---------------------------------------------------------------- */
 

@@ -14,7 +14,8 @@ use Illuminate\Support\ServiceProvider;
  *  - config/distlock.php (publish tag "distlock-config");
  *  - app(\DistLock::class): one client per process, from config/distlock.php;
  *  - the "distlock" cache driver (DistLockStore);
- *  - the artisan commands distlock:status and distlock:release.
+ *  - the artisan commands distlock:status and distlock:release;
+ *  - under Laravel Octane, \DistLock::endRequest() after each request and task (EndRequest).
  * Building the client opens no connection (the extension connects lazily).
  */
 class DistLockServiceProvider extends ServiceProvider
@@ -47,6 +48,12 @@ class DistLockServiceProvider extends ServiceProvider
 
         if ($this->app->runningInConsole()) {
             $this->commands([StatusCommand::class, ReleaseCommand::class]);
+        }
+
+        if (EndRequest::octaneInstalled()) {
+            foreach (EndRequest::OCTANE_EVENTS as $event) {
+                $this->app['events']->listen($event, [EndRequest::class, 'handle']);
+            }
         }
     }
 
