@@ -24,7 +24,7 @@ foreach ((new ReflectionClass('DistLock'))->getMethods() as $meth) {
     foreach ($meth->getParameters() as $p) {
         $params[] = ($p->getType() ? $p->getType() . ' ' : '') . '$' . $p->getName() . ($p->isOptional() ? '?' : '');
     }
-    $m[] = $meth->getName() . '(' . implode(', ', $params) . ')' . ($meth->hasReturnType() ? ': ' . $meth->getReturnType() : '');
+    $m[] = ($meth->isStatic() ? 'static ' : '') . $meth->getName() . '(' . implode(', ', $params) . ')' . ($meth->hasReturnType() ? ': ' . $meth->getReturnType() : '');
 }
 sort($m);
 echo implode("\n", $m), "\n--\n";
@@ -64,6 +64,7 @@ owner(string $name): ?string
 refresh(string $name, string $token, ?float $ttl?): bool
 release(string $name, string $token): bool
 restore(string $name, string $token): DistLock\Lock
+static endRequest(): int
 stats(): array
 status(string $name): array
 synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed
