@@ -20,7 +20,10 @@ raw_redis_del_prefix($prefix);
 // Under valgrind (everything ~20x slower) fewer, longer leases still keep renewals in
 // flight most of the time, and 1 s stays far below the 5 s the check looks for.
 $nbulk = is_valgrind() ? 300 : 3000;
-$ttl = 1.0;   // renewed every ttl/3: a 0.6 s stall of a busy machine is survived (0.6 s leases were lost under CI load)
+// renewed every ttl/3: a 0.6 s stall of a busy machine is survived (0.6 s leases were lost under CI load);
+// longer on a machine measured busy now (lc_load())
+$load = lc_load();
+$ttl = 1.0 * $load;
 $dl = new DistLock(test_uri(), ['prefix' => $prefix, 'watchdog' => true]);
 $bulk = [];
 for ($i = 0; $i < $nbulk; $i++) {
@@ -36,9 +39,9 @@ $ok = 0;
 $extra = [];
 foreach ($targets as $i => $l) {
     if ($i % 2) {
-        $ok += (int)$l->refresh(5.0);
+        $ok += (int)$l->refresh(5.0 * $load);
     } else {
-        $extra[$i] = $dl->lock("t:$i", 5.0, 0);      // reentrant: extends the shared lease to 5 s
+        $extra[$i] = $dl->lock("t:$i", 5.0 * $load, 0);   // reentrant: extends the shared lease to 5 s
         $ok += (int)($extra[$i]->token() === $l->token());
     }
     usleep(5000);
@@ -49,7 +52,7 @@ usleep((int)(400000 * lc_slow()));
 $shrunk = [];
 foreach ($targets as $i => $l) {
     $p = raw_redis('PTTL', $prefix . "t:$i");
-    if ($p <= 2000) {
+    if ($p <= 2000 * $load) {
         $shrunk[] = ($i % 2 ? 'refresh' : 'reentrant') . " t:$i pttl=$p";
     }
 }

@@ -7,11 +7,11 @@ posix
 <?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
 --FILE--
 <?php
-require __DIR__ . '/inc/proc.inc';
+require __DIR__ . '/inc/lifecycle.inc';
 $uri = test_uri();
 $p = 'phpt_301:';
 raw_redis_del_prefix($p);
-$slow = is_valgrind() ? 10 : 1;
+$slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine
 foreach ([false, true] as $fair) {
     $pid = fork_child(function () use ($uri, $p, $fair) {
         $d = new DistLock($uri, ['prefix' => $p, 'fair' => $fair]);

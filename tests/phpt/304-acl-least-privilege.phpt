@@ -6,7 +6,7 @@ distlock
 <?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
 --FILE--
 <?php
-require __DIR__ . '/inc/proc.inc';
+require __DIR__ . '/inc/lifecycle.inc';
 $p = 'phpt_304:';
 raw_redis_del_prefix($p);
 // The ACL documented in README.md ("Least privilege"), for the prefix phpt_304:
@@ -16,7 +16,7 @@ $acl = ['on', '>pw304', 'resetkeys', '~phpt_304:*', 'resetchannels', '-@all',
     '+zadd', '+zrem', '+zrange', '+zremrangebyscore', '+zcard', '+hset', '+hget', '+hdel'];
 var_dump(raw_redis('ACL', 'SETUSER', 'phpt_304_locker', ...$acl));
 $uri = str_replace('redis://', 'redis://phpt_304_locker:pw304@', test_uri());
-$slow = is_valgrind() ? 10 : 1;
+$slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine
 
 $ok = [];
 foreach ([['fencing' => true], ['fair' => true, 'fencing' => true], ['watchdog' => true]] as $extra) {
@@ -32,7 +32,7 @@ foreach ([['fencing' => true], ['fair' => true, 'fencing' => true], ['watchdog' 
         $lk = $w->lock('a', 5, 5);
         return $lk->release() ? 0 : 1;
     });
-    usleep(200000 * $slow);
+    usleep((int)(200000 * $slow));
     $ok["$mode release wakes waiter"] = $l->release() && wait_child($pid) === 'exit=0';
     // a waiter that gives up, and restore / helpers / forceRelease
     $l = $d->lock('b', 5);

@@ -6,12 +6,12 @@ distlock
 <?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
 --FILE--
 <?php
-require __DIR__ . '/inc/proc.inc';
+require __DIR__ . '/inc/lifecycle.inc';
 $p = 'phpt_306:';
 raw_redis_del_prefix($p);
 raw_redis('ACL', 'SETUSER', 'phpt_306_noblpop', 'on', '>pw306', '~*', '+@all', '-blpop');
 $uri = str_replace('redis://', 'redis://phpt_306_noblpop:pw306@', test_uri());
-$slow = is_valgrind() ? 10 : 1;
+$slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine
 $opts = ['prefix' => $p, 'fair' => true, 'fencing' => true, 'retry_delay' => 0.05, 'retry_jitter' => 0.0];
 
 $out = sys_get_temp_dir() . '/phpt_306.out';
@@ -27,7 +27,7 @@ $pid = fork_child(function () use ($uri, $opts, $out) {
     $lk->release();
     return 0;
 });
-usleep(300000 * $slow);                        // the child is queued and polling
+usleep((int)(300000 * $slow));                        // the child is queued and polling
 $l->release();                                 // hands over to it
 for ($t = microtime(true); !is_file($out) && microtime(true) - $t < 30; ) usleep(10000);
 usleep(3500000);                               // past the claim, inside the child's hold

@@ -26,7 +26,10 @@ foreach ([false, true] as $fair) {
     $holder = new DistLock($uri, ['prefix' => $p, 'fair' => $fair]);
     $l = $holder->lock($name, 30);
     // A waits through the proxy; it blocks first, so the release wakes A first.
-    $aWait = 1.0 * $slow;
+    // Its wait stays under one block (2 s), so that its deadline, not a block's
+    // own end, is what it gives up at (a block whose reply is 1 s overdue before
+    // the deadline is a stalled server: a ConnectionException).
+    $aWait = min(1.0 * $slow, 1.8);
     $aStart = lc_now();
     $a = fork_child(function () use ($proxy, $p, $name, $fair, $aWait) {
         $d = new DistLock("redis://127.0.0.1:{$proxy['port']}", ['prefix' => $p, 'fair' => $fair]);
@@ -50,10 +53,12 @@ foreach ([false, true] as $fair) {
     // The path to A stalls: the release's wake-up (default mode) or hand-over
     // (fair mode) reaches A's connection on the server, and never A.
     proxy_mode($proxy, 'hold');
+    $releasedAt = lc_now();
     $l->release();
     echo $fair ? 'fair' : 'default', ": both blocked: ", var_export($okA !== null && $okB !== null, true),
         "; A gave up: ", wait_child($a), "; B got it: ", wait_child($b);
-    $aDeadline = $aStart + $aWait;
+    // (Under valgrind the release may come after A's deadline: then from the release.)
+    $aDeadline = max($aStart + $aWait, $releasedAt);
     $late = (float)file_get_contents($at) - $aDeadline;
     // Passed on by A's cancel at its deadline. Without it, B would wake only
     // when its own BLPOP ends (2 s after it blocked) or by A's read timeout.
