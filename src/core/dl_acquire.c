@@ -232,13 +232,12 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         }
         if (can_block) {
             int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
-            int popped = 0;
+            int popped = 0, abandoned = 0;
             long long value = 0;
             if (block_us < 1000) {
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            int abandoned = 0;
             st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, deadline_ns,
                                            &popped, &value, &abandoned, err)
                              : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, deadline_ns, &popped,
