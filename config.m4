@@ -94,16 +94,24 @@ if test "$PHP_DISTLOCK" != "no"; then
   PHP_SUBST(DISTLOCK_SHARED_LIBADD)
   AC_DEFINE(HAVE_DISTLOCK, 1, [Whether distlock is enabled])
 
-  DISTLOCK_CORE="src/core/dl_err.c src/core/dl_clock.c src/core/dl_token.c src/core/dl_uri.c \
-    src/core/dl_reply.c src/core/dl_key.c src/core/dl_proc.c src/core/dl_wait.c src/core/dl_conn.c src/core/dl_tls.c src/core/dl_script.c src/core/dl_pending.c src/core/dl_lock.c src/core/dl_acquire.c \
-    src/core/dl_renew.c src/core/dl_watchdog.c src/core/dl_pool.c \
-    src/core/dl_fanout.c src/core/dl_quorum.c src/core/dl_target.c src/core/dl_sentinel.c src/core/dl_replicas.c \
-    src/core/dl_slots.c src/core/dl_cluster.c src/core/dl_cluster_conn.c"
+  dnl The core in layers: base (errors, clocks, tokens, URIs), transport (the
+  dnl connection, hiredis's only user), lease (the lock's scripts, acquire,
+  dnl renewal), topology (one server, Redlock, Sentinel, Cluster, the pool).
+  DISTLOCK_CORE="src/core/base/dl_err.c src/core/base/dl_clock.c src/core/base/dl_token.c src/core/base/dl_uri.c \
+    src/core/base/dl_proc.c src/core/base/dl_wait.c src/core/base/dl_hashslot.c \
+    src/core/transport/dl_reply.c src/core/transport/dl_conn.c src/core/transport/dl_tls.c src/core/transport/dl_pending.c \
+    src/core/lease/dl_key.c src/core/lease/dl_script.c src/core/lease/dl_lock.c src/core/lease/dl_acquire.c \
+    src/core/lease/dl_replicas.c src/core/lease/dl_renew.c \
+    src/core/topology/dl_fanout.c src/core/topology/dl_quorum.c src/core/topology/dl_target.c src/core/topology/dl_sentinel.c \
+    src/core/topology/dl_slots.c src/core/topology/dl_cluster.c src/core/topology/dl_cluster_conn.c src/core/topology/dl_pool.c src/core/topology/dl_watchdog.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/lock.c src/php/helpers.c \
     src/php/config.c src/php/errors.c src/php/lostwatch.c"
 
   PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE $DISTLOCK_TLS_CFLAGS])
-  PHP_ADD_BUILD_DIR([$ext_builddir/src/core])
+  PHP_ADD_BUILD_DIR([$ext_builddir/src/core/base])
+  PHP_ADD_BUILD_DIR([$ext_builddir/src/core/transport])
+  PHP_ADD_BUILD_DIR([$ext_builddir/src/core/lease])
+  PHP_ADD_BUILD_DIR([$ext_builddir/src/core/topology])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/php])
   PHP_ADD_EXTENSION_DEP(distlock, spl)
 fi

@@ -5,14 +5,14 @@
  */
 #include "php_distlock_internal.h"
 
-#include "../core/dl_pending.h"
-#include "../core/dl_proc.h"
+#include "../core/transport/dl_pending.h"
+#include "../core/base/dl_proc.h"
 
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
 #include "zend_smart_str.h"
 
-#include "../core/dl_clock.h"
+#include "../core/base/dl_clock.h"
 
 zend_class_entry *distlock_ce_DistLock;
 static zend_object_handlers client_handlers;

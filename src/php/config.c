@@ -7,8 +7,8 @@
 
 #include <math.h>
 
-#include "../core/dl_quorum.h"
-#include "../core/dl_sentinel.h"
+#include "../core/topology/dl_quorum.h"
+#include "../core/topology/dl_sentinel.h"
 
 #include "zend_exceptions.h"
 

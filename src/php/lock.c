@@ -8,7 +8,7 @@
  */
 #include "php_distlock_internal.h"
 
-#include "../core/dl_proc.h"
+#include "../core/base/dl_proc.h"
 
 #include "zend_exceptions.h"
 

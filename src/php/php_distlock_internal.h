@@ -15,12 +15,12 @@
 #include <string.h>
 #include "php_distlock.h"
 
-#include "../core/dl_conn.h"
-#include "../core/dl_lock.h"
-#include "../core/dl_pool.h"
-#include "../core/dl_target.h"
-#include "../core/dl_uri.h"
-#include "../core/dl_watchdog.h"
+#include "../core/transport/dl_conn.h"
+#include "../core/lease/dl_lock.h"
+#include "../core/topology/dl_pool.h"
+#include "../core/topology/dl_target.h"
+#include "../core/base/dl_uri.h"
+#include "../core/topology/dl_watchdog.h"
 
 extern zend_class_entry *distlock_ce_DistLock;
 extern zend_class_entry *distlock_ce_Lock;

@@ -20,7 +20,7 @@ SMOKE="$DISTLOCK_LOG_DIR/cluster_smoke"
 section "cluster: build"
 if make -C tests/unit build/libdlcore.a >"$DISTLOCK_LOG_DIR/cluster-build.log" 2>&1 &&
    ${CC:-cc} -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
-       -fno-sanitize-recover=all -Isrc/core tests/cluster/cluster_smoke.c tests/unit/build/libdlcore.a \
+       -fno-sanitize-recover=all -Isrc/core/base -Isrc/core/transport -Isrc/core/lease -Isrc/core/topology tests/cluster/cluster_smoke.c tests/unit/build/libdlcore.a \
        $(pkg-config --libs hiredis) -fsanitize=address,undefined -pthread -lm -o "$SMOKE" >>"$DISTLOCK_LOG_DIR/cluster-build.log" 2>&1; then
     suite_pass "cluster_smoke built"
 else

@@ -53,7 +53,7 @@ for ($i = 0; $i < 200; $i++) {
     $l->release();
 }
 $n = cached_scripts();
-// at most the extension's own scripts (src/core/dl_scripts.h has 7), however many names and tokens
+// at most the extension's own scripts (src/core/lease/dl_scripts.h has 7), however many names and tokens
 echo "cached scripts after 200 cycles: ", ($n <= 7 ? 'at most 7' : $n), "\n";
 echo "keys left: ", count(raw_redis('KEYS', $prefix . '*')), "\n";
 ?>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/sentinel/run.sh — the Sentinel suite: builds sentinel_smoke against the
-# core (src/core/*.c, ASan + UBSan) and hiredis, and runs each scenario on a
+# core (src/core/*/*.c, ASan + UBSan) and hiredis, and runs each scenario on a
 # fresh topology from start.sh (master + replica + 3 sentinels on loopback).
 # Prints "N passed, N failed" at the end (common.sh's suite_end).
 set -u
@@ -15,8 +15,9 @@ ensure_packages redis-server redis-tools >/dev/null || true
 
 section "build sentinel_smoke"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-if ! cc -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 $SAN -I"$ROOT/src/core" $(pkg-config --cflags hiredis) \
-        "$ROOT"/src/core/*.c "$ROOT/tests/sentinel/sentinel_smoke.c" -o "$BUILD/sentinel_smoke" \
+if ! cc -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 $SAN -I"$ROOT/src/core/base" -I"$ROOT/src/core/transport" \
+        -I"$ROOT/src/core/lease" -I"$ROOT/src/core/topology" $(pkg-config --cflags hiredis) \
+        "$ROOT"/src/core/*/*.c "$ROOT/tests/sentinel/sentinel_smoke.c" -o "$BUILD/sentinel_smoke" \
         $SAN -pthread -lm $(pkg-config --libs hiredis) >"$BUILD/build.log" 2>&1; then
     excerpt "$BUILD/build.log"
     suite_fail "sentinel_smoke does not build"

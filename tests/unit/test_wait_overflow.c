@@ -33,7 +33,7 @@ static void in_child(int (*fn)(void), const char *what)
     if (pid == 0) _exit(fn() ? 0 : 1);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fail_msg("KNOWN BUG (src/core/dl_wait.c): %s (child %s %d)", what,
+        fail_msg("KNOWN BUG (src/core/base/dl_wait.c): %s (child %s %d)", what,
                  WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     }
 }

@@ -1,0 +1,282 @@
+/*
+ * dl_acquire — acquiring a lease: the attempts, and waiting without polling
+ * (see dl_lock_acquire in dl_lock.h for the contract).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/dl_clock.h"
+#include "dl_lock.h"
+#include "../transport/dl_pending.h"
+#include "../base/dl_proc.h"
+#include "dl_replicas.h"
+#include "dl_script.h"
+#include "../base/dl_token.h"
+
+/*
+ * min_replicas: judges the WAIT that went with a grant. Fewer acknowledgements
+ * than asked (or WAIT refused): the grant is released with the same token (a
+ * failover now could hand the name to someone else while we believed we held
+ * it) and the error returned, *acquired = 0.
+ */
+static dl_status_t check_replicated(const dl_transport_t *t, dl_lease_t *lease, const dl_reply_t *wait_r,
+                                    int *acquired, dl_error_t *err)
+{
+    dl_status_t st = dl_replicas_check(t, lease, wait_r, "the grant; it was released", err);
+    if (st != DL_OK) {
+        dl_error_t ignored;
+        dl_reply_t r;
+        dl_script_run(t, dl_script_release_for(lease), lease, 0, 0, 0, DL_RETRY_ANY, &r, &ignored);
+        dl_reply_free(&r);
+        *acquired = 0;
+    }
+    return st;
+}
+
+/* One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock).
+ * With min_replicas, WAIT goes in the same round trip. */
+static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acquired, dl_error_t *err)
+{
+    char ttlbuf[24];
+    const char *argv[6] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf};
+    size_t argvlen[6] = {3, lease->key_len, lease->token_len, 2, 2, 0};
+    dl_replicas_wait_t w;
+    dl_cmd_t cmds[2];
+    dl_reply_t r[2];
+    size_t n = 1;
+    dl_status_t st;
+
+    argvlen[5] = dl_cmd_int(ttlbuf, lease->ttl_ms);
+    cmds[0].argc = 6; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
+    if (dl_replicas_wanted(lease)) cmds[n++] = dl_replicas_wait_cmd(&w, lease);
+    memset(r, 0, sizeof(r));
+    st = dl_call_timed(t, n, cmds, r, DL_RETRY_NEVER, dl_replicas_extra_us(lease), err);
+    if (st == DL_OK) {
+        if (r[0].type == DL_REPLY_STATUS) *acquired = 1;
+        else if (r[0].type == DL_REPLY_NIL) *acquired = 0;
+        else st = r[0].type == DL_REPLY_ERROR ? dl_server_error(t, &r[0], "SET", err) : dl_unexpected(t, "SET", err);
+    }
+    if (st == DL_OK && *acquired && n == 2) st = check_replicated(t, lease, &r[1], acquired, err);
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+    return st;
+}
+
+/* One attempt by the (fair) acquire script: {1, fence} when granted, {0,
+ * holder's PTTL} when not; when waiting, the script also registers us as a
+ * waiter (so the holder's release wakes or hands over to us). */
+static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int waiting, int *acquired,
+                              int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    const dl_script_t *s = lease->fair ? &DL_FAIR_ACQUIRE_SCRIPT : &DL_ACQUIRE_SCRIPT;
+    dl_reply_t r, wait_r;
+    dl_status_t st;
+    memset(&wait_r, 0, sizeof(wait_r));
+    if (dl_replicas_wanted(lease)) {
+        dl_replicas_wait_t w;
+        dl_cmd_t wait_cmd = dl_replicas_wait_cmd(&w, lease);
+        st = dl_script_run_then(t, s, lease, lease->ttl_ms, waiting, DL_RETRY_NEVER, &wait_cmd,
+                                dl_replicas_extra_us(lease), &r, &wait_r, err);
+    } else {
+        st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
+    }
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
+            r.element[1].type == DL_REPLY_INTEGER) {
+            *acquired = r.element[0].integer == 1;
+            if (*acquired) lease->fence = r.element[1].integer;
+            else *holder_pttl_ms = r.element[1].integer;
+        } else {
+            st = dl_unexpected(t, s->what, err);
+        }
+    }
+    if (st == DL_OK && *acquired && dl_replicas_wanted(lease)) st = check_replicated(t, lease, &wait_r, acquired, err);
+    dl_reply_free(&r);
+    dl_reply_free(&wait_r);
+    return st;
+}
+
+/* BLPOP on a wake list until a deadline of the client (dl_script.h); *value is
+ * the fencing token of a fair hand-over. */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
+                        int64_t deadline_ns, int *popped, long long *value, int *abandoned, dl_error_t *err)
+{
+    char secs[32];
+    const char *argv[3] = {"BLPOP", key, secs};
+    size_t argvlen[3] = {5, key_len, 0};
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". Rounded
+     * up to whole ms, so a block meant to last to the deadline does. */
+    int64_t ms = (block_us + 999) / 1000;
+    argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
+    cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
+    *popped = 0;
+    *abandoned = 0;
+    {
+        int64_t to_deadline_us = (deadline_ns - dl_clock_now_ns()) / 1000;
+        int64_t read_us = block_us + DL_BLOCK_REPLY_GRACE_US;
+        int at_deadline = to_deadline_us <= read_us;
+        if (at_deadline) read_us = to_deadline_us > 0 ? to_deadline_us : 1;
+        st = dl_pending_call(t, 1, &cmd, &r, DL_TIMEOUT_EXACT(read_us), err);
+        if (st == DL_ERR_TIMEOUT && at_deadline) {
+            *abandoned = 1;   /* the transport dropped the connection: the BLPOP ends with it */
+            st = DL_OK;
+        }
+    }
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
+            *popped = 1;
+            *value = strtoll(r.element[1].str, NULL, 10);
+        } else if (r.type == DL_REPLY_ERROR) {
+            st = dl_server_error(t, &r, "BLPOP", err);
+        } else if (r.type != DL_REPLY_NIL) {
+            st = dl_unexpected(t, "BLPOP", err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+/* How long to block after a failed attempt: until the holder's lease ends
+ * (+1 ms, to wake after the expiry, not before), at most the time left and
+ * DL_WAIT_BLOCK_CAP_US. A key without TTL (PTTL -1) is not ours to judge: the cap. */
+static int64_t block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
+{
+    int64_t b = DL_WAIT_BLOCK_CAP_US;
+    if (holder_pttl_ms >= 0 && holder_pttl_ms < DL_WAIT_BLOCK_CAP_US / 1000) b = holder_pttl_ms * 1000 + 1000;
+    return b < remaining_us ? b : remaining_us;
+}
+
+/* Best effort, one attempt, errors ignored: entries left behind expire anyway. */
+static void run_quietly(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
+{
+    dl_error_t ignored_err;
+    dl_reply_t r;
+    dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, &ignored_err);
+    dl_reply_free(&r);
+}
+
+/* A fair hand-over granted min(ttl, claim): extend to the ttl when longer. */
+static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int64_t blocked_ns, long long fence,
+                                 int *acquired, dl_error_t *err)
+{
+    int64_t claim_ms = lease->ttl_ms < DL_FAIR_CLAIM_MS ? lease->ttl_ms : DL_FAIR_CLAIM_MS;
+    int extended = 1;
+    lease->fence = fence;
+    /* The hand-over happened after we started blocking: counting from then is conservative. */
+    lease->valid_until_ns = blocked_ns + claim_ms * 1000000;
+    if (lease->ttl_ms > claim_ms) {
+        dl_status_t st = dl_lock_refresh(t, lease, lease->ttl_ms, &extended, err);
+        if (st != DL_OK) {
+            run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);  /* pass it on rather than sit on it */
+            return st;
+        }
+    }
+    *acquired = extended;
+    return DL_OK;
+}
+
+dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                            dl_acquire_result_t *res, dl_error_t *err)
+{
+    int64_t start_ns = dl_clock_now_ns();
+    int64_t deadline_ns = start_ns + opts->wait_us * 1000;
+    int waiting = opts->wait_us > 0;
+    /* The first attempt is a plain SET NX PX (no script), as cheap as tryLock():
+     * most locks are free. Only a name found taken needs the script, which also
+     * registers the waiter. Fencing needs the script's INCR, and fair mode its
+     * queue (a newcomer never passes queued waiters), from the first attempt. */
+    int by_script = lease->fencing || lease->fair;
+    int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
+    int can_block = 1;
+    unsigned backoff_attempt = 0;
+    dl_status_t st = DL_OK;
+
+    memset(res, 0, sizeof(*res));
+    for (;;) {
+        int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
+        int acquired = 0;
+
+        st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
+                       : try_set(t, lease, &acquired, err);
+        res->attempts++;
+        registered |= by_script && waiting;
+        if (st != DL_OK) {
+            if (dl_status_is_transport_failure(st)) {
+                /* Ambiguous: the grant may have happened. Undo it with the same token,
+                 * by EVAL (the script cache may be empty after a restart or failover). */
+                run_quietly(t, lease->fair ? &DL_FAIR_CANCEL_SCRIPT : &DL_RELEASE_SCRIPT, lease, 1);
+            }
+            break;
+        }
+        if (acquired) {
+            /* Validity counts from the send time: the lease may have started then. */
+            lease->valid_until_ns = sent_ns + lease->ttl_ms * 1000000;
+            res->acquired = 1;
+            break;
+        }
+        res->contended++;
+        remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
+        if (remaining_us <= 0 || (opts->interrupted && opts->interrupted(opts->interrupt_arg))) {
+            if (registered) run_quietly(t, dl_script_cancel_for(lease), lease, 0);  /* leave nothing behind */
+            if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
+            break;
+        }
+        if (!by_script) {
+            by_script = 1;   /* the SET found it taken: the script next, at once (it registers us) */
+            continue;
+        }
+        if (can_block) {
+            int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
+            int popped = 0, abandoned = 0;
+            long long value = 0;
+            if (block_us < 1000) {
+                dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
+                continue;
+            }
+            st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, deadline_ns,
+                                           &popped, &value, &abandoned, err)
+                             : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, deadline_ns, &popped,
+                                           &value, &abandoned, err);
+            if (st == DL_OK && lease->fair && popped) {
+                st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
+                if (st != DL_OK || res->acquired) break;
+                continue;
+            }
+            if (st == DL_OK) {
+                /* Woken: try again. Not woken, and the block covered the rest of the
+                 * wait (or the deadline ended it): nothing changed that another
+                 * attempt could see; give up. The cancel passes on a wake-up or a
+                 * hand-over that came as we left. */
+                if (!popped && (abandoned || block_us >= remaining_us)) {
+                    run_quietly(t, dl_script_cancel_for(lease), lease, 0);
+                    break;
+                }
+                continue;
+            }
+            if (st != DL_ERR_SERVER) {
+                /* The connection broke while blocked: a wake-up or a fair hand-over
+                 * may have been lost with it; the cancel passes it on. */
+                run_quietly(t, dl_script_cancel_for(lease), lease, 1);
+                break;
+            }
+            can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */
+            st = DL_OK;
+        }
+        {
+            int64_t sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, backoff_attempt++),
+                                                dl_random_upto(opts->backoff.jitter_us), remaining_us, holder_pttl_ms);
+            /* A fair waiter must show a sign of life (its next attempt) within the
+             * liveness window, or it is skipped and loses its place. */
+            if (lease->fair && sleep_us > DL_FAIR_ALIVE_MS * 1000 / 3) sleep_us = DL_FAIR_ALIVE_MS * 1000 / 3;
+            dl_clock_sleep_us(sleep_us);
+        }
+    }
+    if (res->acquired) lease->pid = dl_proc_pid();
+    res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+    return st;
+}

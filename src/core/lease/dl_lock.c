@@ -1,0 +1,547 @@
+#include "dl_lock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/dl_clock.h"
+#include "dl_key.h"
+#include "../transport/dl_pending.h"
+#include "../base/dl_proc.h"
+#include "dl_replicas.h"
+#include "dl_script.h"
+#include "../base/dl_token.h"
+
+/* ---- leases ---------------------------------------------------------- */
+
+/* Suffixes of the companion keys (dl_scripts.h), in block order. */
+static const struct { const char *s; size_t len; } suffixes[] = {
+    {":fence", 6}, {":wake", 5}, {":waiters", 8}, {":queue", 6}, {":alive", 6}, {":wake:", 6},
+};
+#define NSUFFIXES (sizeof(suffixes) / sizeof(suffixes[0]))
+
+dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
+                         const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err)
+{
+    /* One block: the struct, the key, the token, the companion keys and the
+     * waiter's own wake key, each NUL-terminated. */
+    size_t tlen = token ? token_len : DL_TOKEN_HEX_LEN, klen = prefix_len + name_len, size, i, base_len;
+    char **slots[NSUFFIXES];
+    size_t *lens[NSUFFIXES];
+    dl_lease_t *l;
+    char *p;
+
+    size = sizeof(*l) + klen + 1 + tlen + 1;
+    for (i = 0; i < NSUFFIXES; i++) size += DL_KEY_DERIVED_MAX(klen, suffixes[i].len) + 1;
+    size += DL_KEY_DERIVED_MAX(klen, suffixes[NSUFFIXES - 1].len) + tlen + 1;
+    l = malloc(size);
+    if (!l) {
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    memset(l, 0, sizeof(*l));
+    p = (char *)(l + 1);
+    l->key = p;
+    if (prefix_len) memcpy(p, prefix, prefix_len);
+    if (name_len) memcpy(p + prefix_len, name, name_len);
+    p[klen] = '\0';
+    l->key_len = klen;
+    p += klen + 1;
+    l->token = p;
+    l->token_len = tlen;
+    if (token) {
+        memcpy(p, token, token_len);
+        p[token_len] = '\0';
+    } else if (dl_token_generate(p, err) != DL_OK) {
+        free(l);
+        return NULL;
+    }
+    p += tlen + 1;
+    slots[0] = &l->fence_key; lens[0] = &l->fence_key_len;
+    slots[1] = &l->wake_key; lens[1] = &l->wake_key_len;
+    slots[2] = &l->waiters_key; lens[2] = &l->waiters_key_len;
+    slots[3] = &l->queue_key; lens[3] = &l->queue_key_len;
+    slots[4] = &l->alive_key; lens[4] = &l->alive_key_len;
+    slots[5] = &l->wake_prefix; lens[5] = &l->wake_prefix_len;
+    /* Every derived key is one base (the key with its hash tag) followed by
+     * its suffix: the base is derived once and copied (deriving it can cost a
+     * tag search, dl_key.h). */
+    *slots[0] = p;
+    *lens[0] = dl_key_derive(l->key, klen, suffixes[0].s, suffixes[0].len, p);
+    base_len = *lens[0] - suffixes[0].len;
+    p[*lens[0]] = '\0';
+    p += *lens[0] + 1;
+    for (i = 1; i < NSUFFIXES; i++) {
+        *slots[i] = p;
+        memcpy(p, *slots[0], base_len);
+        memcpy(p + base_len, suffixes[i].s, suffixes[i].len);
+        *lens[i] = base_len + suffixes[i].len;
+        p[*lens[i]] = '\0';
+        p += *lens[i] + 1;
+    }
+    l->my_wake_key = p;
+    memcpy(p, l->wake_prefix, l->wake_prefix_len);
+    memcpy(p + l->wake_prefix_len, l->token, tlen);
+    l->my_wake_key_len = l->wake_prefix_len + tlen;
+    p[l->my_wake_key_len] = '\0';
+    l->ttl_ms = ttl_ms;
+    l->pid = dl_proc_pid();
+    return l;
+}
+
+void dl_lease_free(dl_lease_t *lease)
+{
+    free(lease);
+}
+
+int64_t dl_lease_validity_us(const dl_lease_t *lease)
+{
+    int64_t left = lease->valid_until_ns - dl_clock_now_ns();
+    return left > 0 ? left / 1000 : 0;
+}
+
+/* ---- release, refresh, status ---------------------------------------- */
+
+int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    return !lease->fair && t->caps && (t->caps(t->impl) & DL_CAP_NATIVE_CAD);
+}
+
+/*
+ * The native release: DELIFEQ K token and EXISTS Q in one round trip. A waiter
+ * registers (ZADD Q, in the acquire script) atomically with its SET NX finding
+ * the key taken, so a waiter that can need waking is in Q before DELIFEQ runs:
+ * EXISTS after it cannot miss one (one that comes after DELIFEQ finds the key
+ * free and takes it). *v = DELIFEQ's 1 or 0; *waiters = EXISTS Q. *refused = 1
+ * when an ACL does not let this user run DELIFEQ (the caller uses the script).
+ */
+static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lease, long long *v, int *waiters,
+                                  int *retried, int *refused, dl_error_t *err)
+{
+    const char *del[3] = {"DELIFEQ", lease->key, lease->token};
+    size_t del_len[3] = {7, lease->key_len, lease->token_len};
+    const char *ex[2] = {"EXISTS", lease->waiters_key};
+    size_t ex_len[2] = {6, lease->waiters_key_len};
+    dl_cmd_t cmds[2] = {{3, del, del_len}, {2, ex, ex_len}};
+    dl_reply_t r[2];
+    dl_status_t st = dl_call_retried(t, 2, cmds, r, DL_RETRY_ANY, retried, err);
+    if (st == DL_OK) {
+        if (r[0].type == DL_REPLY_ERROR && r[0].len >= 6 && memcmp(r[0].str, "NOPERM", 6) == 0) *refused = 1;
+        else if (r[0].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[0], "DELIFEQ", err);
+        else if (r[0].type != DL_REPLY_INTEGER || r[1].type != DL_REPLY_INTEGER) st = dl_unexpected(t, "DELIFEQ", err);
+        else {
+            *v = r[0].integer;
+            *waiters = r[1].integer > 0;
+        }
+    }
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+    return st;
+}
+
+dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
+{
+    const dl_script_t *s = dl_script_release_for(lease);
+    int retried = 0, waiters = 0, refused = 0, native = dl_lock_native(t, lease);
+    long long v = 0;
+    dl_reply_t r;
+    dl_status_t st;
+
+    if (native) {
+        st = release_native(t, lease, &v, &waiters, &retried, &refused, err);
+        if (refused) {
+            /* An ACL written without DELIFEQ: the script, on this connection from now on. */
+            if (t->caps_clear) t->caps_clear(t->impl, DL_CAP_NATIVE_CAD);
+            native = 0;
+            retried = 0;
+        }
+    }
+    if (!native) {
+        st = dl_script_run_retried(t, s, lease, 0, 0, 0, DL_RETRY_ANY, &r, &retried, err);
+        if (st == DL_OK) {
+            if (r.type == DL_REPLY_INTEGER) v = r.integer;
+            else st = dl_unexpected(t, s->what, err);
+        }
+        dl_reply_free(&r);
+    }
+    /* The first reply was lost and the release sent again (it is idempotent).
+     * If the lease is still valid now that the second one has answered, the key
+     * cannot have expired, and nobody else could have taken or removed it:
+     * finding it gone (or, in fair mode, handed to the next waiter) means the
+     * first attempt did it. Past the validity nothing can be told apart: lost. */
+    if (st == DL_OK && retried && v != 1 && dl_clock_now_ns() < lease->valid_until_ns) v = 1;
+    *released = st == DL_OK && v == 1;
+    if (*released && waiters) {
+        /* Native, contended: wake the longest waiter. The release is done
+         * whatever this returns; a wake lost here is made up by the waiter's
+         * block ending (at most DL_WAIT_BLOCK_CAP_US), as for a holder that died. */
+        dl_error_t ignored;
+        dl_script_run(t, &DL_WAKE_SCRIPT, lease, 0, 0, 0, DL_RETRY_ANY, &r, &ignored);
+        dl_reply_free(&r);
+    }
+    return st;
+}
+
+dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, &err);
+    if (!l) return NULL;
+    l->fencing = lease->fencing;
+    l->fair = lease->fair;
+    l->min_replicas = lease->min_replicas;
+    l->replica_timeout_ms = lease->replica_timeout_ms;
+    l->fence = lease->fence;
+    l->valid_until_ns = lease->valid_until_ns;
+    l->pid = lease->pid;
+    return l;
+}
+
+/* A release in flight: its own copy of the lease, and whom to tell. */
+typedef struct deferred_release {
+    dl_lease_t *lease;
+    dl_release_done_fn done;
+} deferred_release_t;
+
+static void finish(deferred_release_t *d, int released, dl_status_t st)
+{
+    d->done(released, st);
+    dl_lease_free(d->lease);
+    free(d);
+}
+
+/* The outcome of a deferred release (dl_pending_fn). */
+static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pending_outcome_t outcome, dl_reply_t *r)
+{
+    deferred_release_t *d = arg;
+    const dl_script_t *s = dl_script_release_for(d->lease);
+    dl_error_t err;
+    dl_reply_t again;
+    int released = 0;
+    dl_status_t st;
+
+    if (outcome == DL_PENDING_ABANDONED) {   /* another process's: not ours to count or redo */
+        dl_lease_free(d->lease);
+        free(d);
+        return;
+    }
+    if (outcome == DL_PENDING_REPLY && r->type == DL_REPLY_INTEGER) {
+        finish(d, r->integer == 1, DL_OK);
+        return;
+    }
+    if (outcome == DL_PENDING_REPLY && !dl_is_noscript(r)) {
+        /* An error reply (or a wrong type): the release did not run; as dl_lock_release reports it. */
+        finish(d, 0, r->type == DL_REPLY_ERROR ? DL_ERR_SERVER : DL_ERR_PROTOCOL);
+        return;
+    }
+    /* NOSCRIPT (the script cache is empty): the release did not run; send it by
+     * EVAL. LOST: it may or may not have run; send it again (compare-and-delete
+     * is idempotent), as EVAL too, since the cache of a new connection's server
+     * may be empty. */
+    st = dl_script_run(t, s, d->lease, 0, 0, 1, DL_RETRY_ANY, &again, &err);
+    if (st == DL_OK) {
+        if (again.type == DL_REPLY_INTEGER) released = again.integer == 1;
+        else st = dl_unexpected(t, s->what, &err);
+    }
+    dl_reply_free(&again);
+    /* Lost reply, lease still valid now that the second has answered: the key
+     * cannot have expired and nobody else could have removed it, so finding it
+     * gone means the first did it (as in dl_lock_release). */
+    if (st == DL_OK && outcome == DL_PENDING_LOST && !released && dl_clock_now_ns() < d->lease->valid_until_ns) {
+        released = 1;
+    }
+    finish(d, released, st);
+}
+
+dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done)
+{
+    deferred_release_t *d = malloc(sizeof(*d));
+    dl_error_t err;
+    int released = 0;
+    dl_status_t st;
+
+    if (d) {
+        d->lease = dl_lease_dup(lease);
+        d->done = done;
+        if (d->lease && dl_script_send(t, dl_script_release_for(lease), d->lease, deferred_release_outcome, d,
+                                       &err) == DL_OK) {
+            return DL_OK;
+        }
+        if (d->lease) dl_lease_free(d->lease);
+        free(d);
+    }
+    /* Not deferred: done now, synchronously (it retries on a fresh connection). */
+    st = dl_lock_release(t, lease, &released, &err);
+    done(released, st);
+    return DL_OK;
+}
+
+dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                                 dl_error_t *err)
+{
+    return dl_script_run_many(t, dl_script_release_for, n, leases, released, err);
+}
+
+static const dl_script_t *refresh_for(const dl_lease_t *lease)
+{
+    (void)lease;
+    return &DL_REFRESH_SCRIPT;
+}
+
+/* SET K token IFEQ token PX ttl: the native compare-and-refresh (OK, or nil when not ours). */
+typedef struct native_refresh {
+    const char *argv[7];
+    size_t argvlen[7];
+    char ttl[24];
+} native_refresh_t;
+
+static dl_cmd_t native_refresh_cmd(native_refresh_t *n, const dl_lease_t *lease, int64_t ttl_ms)
+{
+    dl_cmd_t cmd;
+    n->argv[0] = "SET"; n->argvlen[0] = 3;
+    n->argv[1] = lease->key; n->argvlen[1] = lease->key_len;
+    n->argv[2] = lease->token; n->argvlen[2] = lease->token_len;
+    n->argv[3] = "IFEQ"; n->argvlen[3] = 4;
+    n->argv[4] = lease->token; n->argvlen[4] = lease->token_len;
+    n->argv[5] = "PX"; n->argvlen[5] = 2;
+    n->argv[6] = n->ttl; n->argvlen[6] = dl_cmd_int(n->ttl, ttl_ms);
+    cmd.argc = 7; cmd.argv = n->argv; cmd.argvlen = n->argvlen;
+    return cmd;
+}
+
+/* Reads a native refresh reply into *extended; error replies and wrong types are errors. */
+static dl_status_t native_refresh_result(const dl_transport_t *t, const dl_reply_t *r, int *extended, dl_error_t *err)
+{
+    if (r->type == DL_REPLY_STATUS) *extended = 1;
+    else if (r->type == DL_REPLY_NIL) *extended = 0;
+    else return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET IFEQ", err) : dl_unexpected(t, "SET IFEQ", err);
+    return DL_OK;
+}
+
+/*
+ * min_replicas for the watchdog's renewals: one WAIT behind the tick's
+ * pipeline (a second round trip, on the watchdog's own thread), for the
+ * strictest lease of the batch. WAIT counts every write this connection made
+ * before it, so it covers the whole batch. Fewer acknowledgements: the tick
+ * failed (DL_ERR_REPLICATION), so the watchdog tries again and, if the
+ * replicas stay behind until the lease may have expired, reports it lost.
+ */
+static dl_status_t wait_for_replicas(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, dl_error_t *err)
+{
+    const dl_lease_t *want = NULL;
+    dl_replicas_wait_t w;
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (dl_replicas_wanted(leases[i]) && (!want || leases[i]->min_replicas > want->min_replicas)) want = leases[i];
+    }
+    if (!want) return DL_OK;
+    cmd = dl_replicas_wait_cmd(&w, want);
+    st = dl_call_timed(t, 1, &cmd, &r, DL_RETRY_NEVER, dl_replicas_extra_us(want), err);
+    if (st == DL_OK) st = dl_replicas_check(t, want, &r, "the renewals", err);
+    dl_reply_free(&r);
+    return st;
+}
+
+static dl_status_t refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                dl_error_t *err);
+
+dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                 dl_error_t *err)
+{
+    dl_status_t st = refresh_many(t, n, leases, extended, err);
+    return st == DL_OK ? wait_for_replicas(t, n, leases, err) : st;
+}
+
+static dl_status_t refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                dl_error_t *err)
+{
+    native_refresh_t *nr;
+    dl_cmd_t *cmds;
+    dl_reply_t *r;
+    dl_status_t st;
+    size_t i;
+
+    if (n == 0 || !dl_lock_native(t, leases[0])) return dl_script_run_many(t, refresh_for, n, leases, extended, err);
+    nr = calloc(n, sizeof(*nr));
+    cmds = calloc(n, sizeof(*cmds));
+    r = calloc(n, sizeof(*r));
+    if (!nr || !cmds || !r) {
+        st = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    } else {
+        for (i = 0; i < n; i++) cmds[i] = native_refresh_cmd(&nr[i], leases[i], leases[i]->ttl_ms);
+        st = dl_call(t, n, cmds, r, DL_RETRY_ANY, err);
+        for (i = 0; i < n; i++) {
+            extended[i] = 0;
+            if (st == DL_OK) st = native_refresh_result(t, &r[i], &extended[i], err);
+        }
+        for (i = 0; i < n; i++) dl_reply_free(&r[i]);
+    }
+    free(nr);
+    free(cmds);
+    free(r);
+    return st;
+}
+
+/* The refresh with WAIT behind it, in one round trip: *r as the refresh's
+ * 1/0; fewer acknowledgements than asked (for an extension): DL_ERR_REPLICATION. */
+static dl_status_t refresh_replicated(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, long long *r,
+                                      dl_error_t *err)
+{
+    dl_replicas_wait_t w;
+    dl_cmd_t wait_cmd = dl_replicas_wait_cmd(&w, lease);
+    dl_reply_t rep[2];
+    dl_status_t st;
+    int ext = 0;
+
+    if (dl_lock_native(t, lease)) {
+        native_refresh_t nr;
+        dl_cmd_t cmds[2];
+        cmds[0] = native_refresh_cmd(&nr, lease, ttl_ms);
+        cmds[1] = wait_cmd;
+        st = dl_call_timed(t, 2, cmds, rep, DL_RETRY_ANY, dl_replicas_extra_us(lease), err);
+        if (st == DL_OK) st = native_refresh_result(t, &rep[0], &ext, err);
+    } else {
+        st = dl_script_run_then(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, 0, DL_RETRY_ANY, &wait_cmd,
+                                dl_replicas_extra_us(lease), &rep[0], &rep[1], err);
+        if (st == DL_OK) {
+            if (rep[0].type == DL_REPLY_INTEGER) ext = rep[0].integer == 1;
+            else st = dl_unexpected(t, DL_REFRESH_SCRIPT.what, err);
+        }
+    }
+    /* Not ours any more: nothing was written, so what WAIT says does not matter. */
+    if (st == DL_OK && ext) {
+        st = dl_replicas_check(t, lease, &rep[1], "the refresh; on the master the lease was extended", err);
+    }
+    *r = ext;
+    dl_reply_free(&rep[0]);
+    dl_reply_free(&rep[1]);
+    return st;
+}
+
+dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
+                            dl_error_t *err)
+{
+    long long r = 0;
+    int64_t sent_ns = dl_clock_now_ns();
+    dl_status_t st;
+    if (dl_replicas_wanted(lease)) {
+        st = refresh_replicated(t, lease, ttl_ms, &r, err);
+    } else if (dl_lock_native(t, lease)) {
+        native_refresh_t nr;
+        dl_cmd_t cmd = native_refresh_cmd(&nr, lease, ttl_ms);
+        dl_reply_t rep;
+        int ext = 0;
+        st = dl_call(t, 1, &cmd, &rep, DL_RETRY_ANY, err);
+        if (st == DL_OK) st = native_refresh_result(t, &rep, &ext, err);
+        dl_reply_free(&rep);
+        r = ext;
+    } else {
+        st = dl_script_run_int(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, DL_RETRY_ANY, &r, err);
+    }
+    *extended = st == DL_OK && r == 1;
+    if (*extended) {
+        lease->ttl_ms = ttl_ms;
+        lease->valid_until_ns = sent_ns + ttl_ms * 1000000;
+    }
+    return st;
+}
+
+dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
+{
+    long long r = -3;
+    dl_status_t st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &r, err);
+    *pttl_ms = (st == DL_OK && r >= 0) ? r : -1;
+    return st;
+}
+
+/* Runs a one-key command that answers an integer. */
+static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, const char *key, size_t key_len,
+                               dl_retry_t retry, long long *result, dl_error_t *err)
+{
+    const char *argv[2] = {cmdname, key};
+    size_t argvlen[2] = {strlen(cmdname), key_len};
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    cmd.argc = 2; cmd.argv = argv; cmd.argvlen = argvlen;
+    st = dl_call(t, 1, &cmd, &r, retry, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) *result = r.integer;
+        else st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, cmdname, err) : dl_unexpected(t, cmdname, err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err)
+{
+    long long r = 0;
+    dl_status_t st = key_command(t, "EXISTS", key, key_len, DL_RETRY_ON_DROP, &r, err);
+    *exists = r > 0;
+    return st;
+}
+
+dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_len, int *deleted, dl_error_t *err)
+{
+    long long r = 0;
+    dl_status_t st = key_command(t, "DEL", key, key_len, DL_RETRY_NEVER, &r, err);
+    *deleted = r > 0;
+    return st;
+}
+
+dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
+                          dl_error_t *err)
+{
+    const char *argv[2] = {"GET", key};
+    size_t argvlen[2] = {3, key_len};
+    dl_cmd_t cmd = {2, argv, argvlen};
+    dl_reply_t r;
+    dl_status_t st = dl_call(t, 1, &cmd, &r, DL_RETRY_ON_DROP, err);
+
+    *token = NULL;
+    *token_len = 0;
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_STRING) {
+            *token = r.str;   /* take the reply's malloc'd copy */
+            *token_len = r.len;
+            r.str = NULL;
+            r.type = DL_REPLY_NIL;
+        } else if (r.type != DL_REPLY_NIL) {
+            st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "GET", err) : dl_unexpected(t, "GET", err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
+{
+    const char *pttl_argv[2] = {"PTTL", lease->key};
+    size_t pttl_len[2] = {4, lease->key_len};
+    const char *waiters_argv[2] = {"ZCARD", lease->waiters_key};
+    size_t waiters_len[2] = {5, lease->waiters_key_len};
+    const char *queue_argv[2] = {"ZCARD", lease->queue_key};
+    size_t queue_len[2] = {5, lease->queue_key_len};
+    dl_cmd_t cmds[3] = {{2, pttl_argv, pttl_len}, {2, waiters_argv, waiters_len}, {2, queue_argv, queue_len}};
+    dl_reply_t r[3];
+    size_t i;
+    dl_status_t st = dl_call(t, 3, cmds, r, DL_RETRY_ON_DROP, err);
+
+    info->pttl_ms = -2;
+    info->waiters = 0;
+    for (i = 0; st == DL_OK && i < 3; i++) {
+        if (r[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[i], i ? "ZCARD" : "PTTL", err);
+        else if (r[i].type != DL_REPLY_INTEGER) st = dl_unexpected(t, i ? "ZCARD" : "PTTL", err);
+    }
+    if (st == DL_OK) {
+        info->pttl_ms = r[0].integer;
+        info->waiters = r[1].integer + r[2].integer;
+    }
+    for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+    return st;
+}

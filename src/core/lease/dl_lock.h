@@ -1,0 +1,248 @@
+/*
+ * dl_lock — lock operations on one Redis server.
+ *
+ *   acquire   (dl_acquire.c) SET key token NX PX ttl in one round trip
+ *             (tryLock's fast path), or the acquire script when waiting or
+ *             fencing; a waiter blocks on the lock's wake list (BLPOP) until a
+ *             release wakes it. Fair mode: a FIFO queue with direct hand-over.
+ *   release   compare-and-delete that wakes one waiter (fair: hands over)
+ *   refresh   compare-and-PEXPIRE
+ *   status    is it still ours, and its PTTL
+ *   exists / delete   EXISTS / DEL for isLocked() and forceRelease()
+ *
+ * Every function works through a dl_transport_t and returns a dl_status_t:
+ * DL_OK means Redis answered; whether the lock was ours is an out value.
+ * A network failure is never folded into "not acquired" / "not ours".
+ * Retries (dl_script.h): release and refresh once more after any network
+ * failure, reads only after a broken connection, acquire and delete never.
+ *
+ * The Lua scripts and the keys they touch are in dl_scripts.h.
+ */
+#ifndef DL_LOCK_H
+#define DL_LOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../base/dl_err.h"
+#include "../transport/dl_transport.h"
+#include "../base/dl_wait.h"
+
+#define DL_NAME_MAX 1024        /* bytes of a lock name */
+#define DL_PREFIX_MAX 256       /* bytes of a key prefix */
+#define DL_TOKEN_MAX 128        /* bytes of a token given to restore() */
+#define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
+
+#define DL_WAKE_TTL_MS 2000           /* a wake token outlives the race it covers (one round trip) */
+#define DL_WAIT_BLOCK_CAP_US 2000000  /* longest single BLPOP: bounds the cost of a lost wake-up */
+#define DL_BLOCK_REPLY_GRACE_US 1000000 /* a BLPOP's reply is awaited this long after its own timeout: a
+                                           server times blocked commands out at its timer ticks, at least
+                                           once a second (hz >= 1); never past the wait's deadline */
+#define DL_WAITERS_TTL_MS 3000        /* a default-mode waiter's entry outlives one BLPOP (cap + 1 s) */
+#define DL_FAIR_ALIVE_MS 3000         /* a fair waiter that showed no sign of life for this long is skipped */
+#define DL_FAIR_CLAIM_MS 3000         /* a hand-over grants this much (or the ttl, if shorter) until
+                                       * the woken waiter extends it: a dead waiter blocks no longer */
+
+/*
+ * One lease: a key held (or wanted) under a token, with the companion keys of
+ * dl_scripts.h, all derived by dl_key in the lock key's Cluster slot.
+ */
+typedef struct dl_lease {
+    char *key;                /* prefix + name, binary-safe */
+    size_t key_len;
+    char *token;              /* NUL-terminated */
+    size_t token_len;
+    char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */
+    size_t fence_key_len;
+    char *wake_key;           /* W  <key>{<key>}:wake       a release's wake token */
+    size_t wake_key_len;
+    char *waiters_key;        /* Q  <key>{<key>}:waiters    default-mode waiters */
+    size_t waiters_key_len;
+    char *queue_key;          /* FQ <key>{<key>}:queue      fair queue, by arrival */
+    size_t queue_key_len;
+    char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
+    size_t alive_key_len;
+    char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
+    size_t wake_prefix_len;
+    char *my_wake_key;        /*    wake_prefix + token */
+    size_t my_wake_key_len;
+    int fencing;              /* set by the caller before acquiring: grant a fencing token */
+    int fair;                 /* set by the caller before acquiring: FIFO hand-over */
+    /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
+     * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */
+    int min_replicas;
+    int64_t replica_timeout_ms;   /* WAIT's timeout, ms (>= 1; the call's read timeout grows by it) */
+    long long fence;          /* the fencing token of this grant (0: none) */
+    int64_t ttl_ms;           /* lease length of the last grant or refresh */
+    int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl (Redlock: less the drift, dl_quorum.h) */
+    pid_t pid;                /* process that acquired (or restored) it */
+} dl_lease_t;
+
+/*
+ * Allocates a lease (one malloc block, freed by dl_lease_free) for key
+ * prefix+name. token NULL: a fresh random token (dl_token_generate);
+ * otherwise a copy of token[0..token_len). The pid is the caller's. Returns
+ * NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
+ */
+dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
+                         const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err);
+void dl_lease_free(dl_lease_t *lease);
+
+/* Microseconds of client-side validity left (0 when past), by the monotonic clock. */
+int64_t dl_lease_validity_us(const dl_lease_t *lease);
+
+typedef struct dl_acquire_opts {
+    int64_t wait_us;          /* 0: one attempt; else retry until this much time has passed */
+    dl_backoff_t backoff;     /* polling, used only when the server refuses BLPOP */
+    /* Checked before each block or sleep; non-zero ends the wait with DL_ERR_INTERRUPTED. May be NULL. */
+    int (*interrupted)(void *arg);
+    void *interrupt_arg;
+} dl_acquire_opts_t;
+
+typedef struct dl_acquire_result {
+    int acquired;             /* 1: the lease is ours (lease->valid_until_ns set) */
+    unsigned attempts;        /* acquire commands sent */
+    unsigned contended;       /* attempts that found another owner */
+    int64_t waited_us;        /* time spent between the first attempt and the outcome */
+} dl_acquire_result_t;
+
+/*
+ * Acquires lease->key for lease->token with PX lease->ttl_ms, waiting up to
+ * opts->wait_us.
+ *
+ * Default mode: the first attempt is one SET NX PX (without fencing), which
+ * is all an uncontended acquire costs, waiting or not. When the name is taken
+ * and we may wait, each further attempt is the acquire script: granted, or the
+ * waiter enters the waiters set and gets the holder's PTTL; it then blocks on the wake list
+ * with BLPOP for min(time left, PTTL + 1 ms, DL_WAIT_BLOCK_CAP_US). A release
+ * wakes the longest waiter at once (about one round trip), a holder that died
+ * is outwaited (its TTL), and a waiter sends about two commands per wait. A
+ * waiter whose wait runs out leaves the waiters set (nothing is left behind).
+ *
+ * Fair mode (lease->fair): strict FIFO. The release hands the lock straight to
+ * the longest live waiter, which wakes owning it (and extends the hand-over's
+ * claim to its ttl); newcomers queue behind; waiters that gave up or died are
+ * skipped; a waiter that gives up leaves the queue and passes on a lock handed
+ * to it meanwhile.
+ *
+ * When the server refuses BLPOP (an ACL without it), the rest of the wait
+ * polls with backoff and jitter (dl_wait), each sleep capped by the time left
+ * and the PTTL.
+ *
+ * Returns DL_OK with res->acquired 0 or 1; DL_ERR_INTERRUPTED; or a
+ * transport/server error. An attempt whose reply was lost (timeout, I/O or
+ * protocol error) is ambiguous: the grant may have happened. Before returning
+ * that error the lease is undone with the same token (one EVAL on a fresh
+ * connection: it must not depend on the script cache); if that fails too, the
+ * key still expires after ttl_ms. Success is reported only when seen.
+ *
+ * lease->min_replicas > 0: every attempt carries WAIT in its round trip; a
+ * grant that fewer replicas acknowledged is released (same token) and
+ * DL_ERR_REPLICATION returned ("N of M replicas acknowledged within T ms"); a
+ * WAIT refused (error reply) undoes the grant too, as DL_ERR_SERVER.
+ */
+dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                            dl_acquire_result_t *res, dl_error_t *err);
+
+/*
+ * Compare-and-delete (fair: hand-over). *released = 1 when the key held our
+ * token, 0 when not ours. Natively (dl_lock_native): DELIFEQ and a look at the
+ * waiters set in one round trip, then, only when a waiter is registered, the
+ * wake script (a second round trip, contended releases only); otherwise the
+ * release script, which does both at once. When the reply is lost it is sent once more on a
+ * fresh connection; if the key is then gone or held by another owner although
+ * the lease is still valid after that second answer, the first attempt did it
+ * (the key cannot have expired, and nobody else could have removed it), and 1
+ * is reported. Past the lease's validity the two cannot be told apart: 0.
+ */
+dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err);
+
+/* What became of a deferred release: released as for dl_lock_release; st DL_OK, or the
+ * error of the re-sent release (counted by the caller as a connection error). */
+typedef void (*dl_release_done_fn)(int released, dl_status_t st);
+
+/*
+ * The implicit release (a Lock destroyed, the end of synchronized()): writes
+ * the release script (as dl_lock_release) without waiting for its reply, which
+ * is read before the next command on t (dl_pending.h). done() is called then,
+ * once: with the result; or, when the connection failed before the reply was
+ * read, after the release was sent again on a fresh connection (it is
+ * idempotent; a key then found gone while the lease is still valid counts as
+ * released, as in dl_lock_release); nothing is called in another process (fork).
+ * The lease is copied: the caller may free it at once. When the release cannot
+ * be deferred (t has no deferral, out of memory, the write failed) it is done
+ * synchronously before this returns, and done() called. Returns DL_OK.
+ */
+dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done);
+
+/* A copy of lease (one malloc block), or NULL when out of memory. */
+dl_lease_t *dl_lease_dup(const dl_lease_t *lease);
+
+/*
+ * 1 when releases and refreshes of lease on t use the server's native
+ * compare-and-delete / compare-and-refresh (DELIFEQ, SET ... IFEQ: Valkey >=
+ * 9.0, learned by the connection's first call) instead of a script. Fair mode
+ * keeps its scripts (the hand-over is part of the release).
+ */
+int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease);
+
+/* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */
+dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                                 dl_error_t *err);
+
+/*
+ * Refreshes n leases, each to its own ttl_ms, in one pipelined round trip (the
+ * watchdog's tick). extended[i] as for dl_lock_refresh; lease fields are not
+ * touched (the caller owns the schedule). When a lease has min_replicas, one
+ * WAIT (the batch's largest min_replicas) follows in a second round trip; too
+ * few acknowledgements: DL_ERR_REPLICATION for the whole tick.
+ */
+dl_status_t dl_lock_refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *extended,
+                                 dl_error_t *err);
+
+/*
+ * Compare-and-PEXPIRE to ttl_ms. *extended = 1 (lease ttl/validity updated) or 0 when not ours.
+ * lease->min_replicas > 0: WAIT in the same round trip; fewer acknowledgements
+ * than asked: DL_ERR_REPLICATION, *extended = 0 and the lease's fields kept (on
+ * the master the key was extended: it is left so, still ours until it expires);
+ * a WAIT the server refuses: DL_ERR_SERVER.
+ */
+dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *extended,
+                            dl_error_t *err);
+
+/* *pttl_ms = the key's PTTL in ms when it holds our token, -1 when not ours. */
+dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err);
+
+/*
+ * The token key is held under now (GET key), for Laravel's getCurrentOwner()
+ * and symfony/lock's exists(). *token = a malloc'd NUL-terminated copy (the
+ * caller frees it) and *token_len its length, or NULL when the key is free.
+ * Read: sent once more only when the connection broke. Returns DL_OK or a
+ * transport/server error (then *token is NULL); a key holding something other
+ * than a string (WRONGTYPE) is a DL_ERR_SERVER.
+ */
+dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
+                          dl_error_t *err);
+
+/* What an administrator sees of one lock (DistLock::status()). */
+typedef struct dl_lock_info {
+    int64_t pttl_ms;          /* the key's PTTL in ms; -2: free; -1: a key without a TTL (not distlock's) */
+    long long waiters;        /* entries in the waiters set and the fair queue (a dead waiter's
+                               * entry lingers until it expires: at most DL_WAITERS_TTL_MS) */
+} dl_lock_info_t;
+
+/*
+ * PTTL of lease->key and the sizes of its waiters set and fair queue, in one
+ * pipelined round trip of plain commands (PTTL, ZCARD, ZCARD: no script, so
+ * a read-only ACL user can run it). Only the keys of the lease are used.
+ */
+dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
+
+/* EXISTS key: *exists 0/1. */
+dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err);
+
+/* DEL key regardless of owner: *deleted 0/1. Not retried (a retry could delete a new owner's key). */
+dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_len, int *deleted, dl_error_t *err);
+
+#endif

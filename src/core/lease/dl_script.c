@@ -1,0 +1,338 @@
+#include "dl_script.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../transport/dl_pending.h"
+#include "dl_scripts.h"
+
+const dl_script_t DL_ACQUIRE_SCRIPT = {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, "the acquire script", DL_SHAPE_ACQUIRE};
+const dl_script_t DL_RELEASE_SCRIPT = {DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, "the release script", DL_SHAPE_RELEASE};
+const dl_script_t DL_CANCEL_SCRIPT = {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA, "the cancel script", DL_SHAPE_CANCEL};
+const dl_script_t DL_FAIR_ACQUIRE_SCRIPT = {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA, "the fair acquire script",
+                                            DL_SHAPE_FAIR_ACQUIRE};
+const dl_script_t DL_FAIR_RELEASE_SCRIPT = {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, "the fair release script",
+                                            DL_SHAPE_FAIR_RELEASE};
+const dl_script_t DL_FAIR_CANCEL_SCRIPT = {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, "the fair cancel script",
+                                           DL_SHAPE_FAIR_CANCEL};
+const dl_script_t DL_REFRESH_SCRIPT = {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, "the refresh script", DL_SHAPE_REFRESH};
+const dl_script_t DL_STATUS_SCRIPT = {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, "the status script", DL_SHAPE_STATUS};
+const dl_script_t DL_UNDO_SCRIPT = {DL_SCRIPT_UNDO, DL_SCRIPT_UNDO_SHA, "the undo script", DL_SHAPE_STATUS};
+const dl_script_t DL_WAKE_SCRIPT = {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, "the wake script", DL_SHAPE_WAKE};
+
+const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
+{
+    return lease->fair ? &DL_FAIR_RELEASE_SCRIPT : &DL_RELEASE_SCRIPT;
+}
+
+const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease)
+{
+    return lease->fair ? &DL_FAIR_CANCEL_SCRIPT : &DL_CANCEL_SCRIPT;
+}
+
+dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_SERVER, "Redis at %s refused %s: %.*s", t->endpoint ? t->endpoint : "?", what,
+                        (int)(r->len > 160 ? 160 : r->len), r->str ? r->str : "");
+}
+
+dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_PROTOCOL, "unexpected reply from Redis at %s to %s", t->endpoint ? t->endpoint : "?",
+                        what);
+}
+
+static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                                       dl_retry_t retry, int64_t extra_timeout_us, int *retried, dl_error_t *err)
+{
+    /* Replies still owed (deferred releases) are read first, in the same round trip. */
+    dl_status_t st = dl_pending_call(t, n, cmds, replies, extra_timeout_us, err);
+    if (st != DL_OK && dl_status_is_transport_failure(st) &&
+        (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
+        size_t i;
+        for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
+        if (retried) *retried = 1;
+        st = t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
+    }
+    return st;
+}
+
+static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                                 dl_retry_t retry, int *retried, dl_error_t *err)
+{
+    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, err);
+}
+
+dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            dl_retry_t retry, int *retried, dl_error_t *err)
+{
+    return call_counting(t, n, cmds, replies, retry, retried, err);
+}
+
+dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
+                    dl_error_t *err)
+{
+    return call_counting(t, n, cmds, replies, retry, NULL, err);
+}
+
+int dl_is_noscript(const dl_reply_t *r)
+{
+    return r->type == DL_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0;
+}
+
+typedef dl_script_call_t script_call_t;
+
+static void add(script_call_t *sc, const char *s, size_t len)
+{
+    sc->argv[sc->argc] = s;
+    sc->argvlen[sc->argc++] = len;
+}
+
+static void add_num(script_call_t *sc, long long v)
+{
+    char *buf = sc->num[sc->nums++];
+    add(sc, buf, dl_cmd_int(buf, v));
+}
+
+#define ADD_KEY(sc, lease, k) add((sc), (lease)->k, (lease)->k##_len)
+
+static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
+{
+    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2"};
+    sc->argc = 0;
+    sc->nums = 0;
+    add(sc, "EVALSHA", 7);
+    add(sc, s->sha, 40);
+    add(sc, numkeys[s->shape], 1);
+    switch (s->shape) {
+    case DL_SHAPE_STATUS:
+    case DL_SHAPE_REFRESH:
+        ADD_KEY(sc, l, key);
+        ADD_KEY(sc, l, token);
+        if (s->shape == DL_SHAPE_REFRESH) add_num(sc, ttl_ms);
+        break;
+    case DL_SHAPE_RELEASE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, DL_WAKE_TTL_MS);
+        break;
+    case DL_SHAPE_CANCEL:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, DL_WAKE_TTL_MS);
+        break;
+    case DL_SHAPE_WAKE:
+        ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
+        add_num(sc, DL_WAKE_TTL_MS);
+        break;
+    case DL_SHAPE_ACQUIRE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, waiters_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, ttl_ms);
+        add(sc, l->fencing ? "1" : "0", 1);
+        add_num(sc, waiting ? DL_WAITERS_TTL_MS : 0);
+        break;
+    case DL_SHAPE_FAIR_ACQUIRE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, queue_key); ADD_KEY(sc, l, alive_key);
+        ADD_KEY(sc, l, my_wake_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, ttl_ms);
+        add(sc, l->fencing ? "1" : "0", 1);
+        add_num(sc, waiting ? DL_FAIR_ALIVE_MS : 0);
+        break;
+    case DL_SHAPE_FAIR_RELEASE:
+    case DL_SHAPE_FAIR_CANCEL:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, queue_key); ADD_KEY(sc, l, alive_key);
+        ADD_KEY(sc, l, token);
+        ADD_KEY(sc, l, wake_prefix);
+        add_num(sc, DL_FAIR_CLAIM_MS);  /* the waiter's wake list lives as long as its claim */
+        add_num(sc, DL_FAIR_CLAIM_MS);
+        if (s->shape == DL_SHAPE_FAIR_CANCEL) add(sc, "cancel", 6);
+        else add(sc, "release", 7);
+        break;
+    }
+}
+
+static dl_cmd_t as_cmd(script_call_t *sc)
+{
+    dl_cmd_t c;
+    c.argc = sc->argc;
+    c.argv = sc->argv;
+    c.argvlen = sc->argvlen;
+    return c;
+}
+
+static void use_eval(script_call_t *sc, const dl_script_t *s)
+{
+    sc->argv[0] = "EVAL"; sc->argvlen[0] = 4;
+    sc->argv[1] = s->text; sc->argvlen[1] = strlen(s->text);
+}
+
+dl_cmd_t dl_script_command(dl_script_call_t *sc, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                           int waiting, int eval)
+{
+    build(sc, s, lease, ttl_ms, waiting);
+    if (eval) use_eval(sc, s);
+    return as_cmd(sc);
+}
+
+dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                          int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r, dl_error_t *err)
+{
+    return dl_script_run_retried(t, s, lease, ttl_ms, waiting, force_eval, retry, r, NULL, err);
+}
+
+dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                  int64_t ttl_ms, int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r,
+                                  int *retried, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmd;
+    dl_status_t st;
+
+    build(&sc, s, lease, ttl_ms, waiting);
+    if (force_eval) use_eval(&sc, s);
+    cmd = as_cmd(&sc);
+    st = call_counting(t, 1, &cmd, r, retry, retried, err);
+    if (st == DL_OK && dl_is_noscript(r)) {
+        dl_reply_free(r);
+        use_eval(&sc, s);
+        st = call_counting(t, 1, &cmd, r, retry, retried, err);
+    }
+    if (st == DL_OK && r->type == DL_REPLY_ERROR) {
+        st = dl_server_error(t, r, s->what, err);
+    }
+    return st;
+}
+
+dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                           dl_pending_fn fn, void *arg, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmd;
+    build(&sc, s, lease, lease->ttl_ms, 0);
+    /* By EVAL: a command written behind it runs after it on the server, so it
+     * must not fail with NOSCRIPT (empty cache after a failover or SCRIPT FLUSH)
+     * and leave the later command to run first. EVAL finds the cached script by
+     * its SHA1 all the same; the cost is the script's bytes on the wire. */
+    use_eval(&sc, s);
+    cmd = as_cmd(&sc);
+    return dl_pending_send(t, &cmd, fn, arg, err);   /* the arguments are copied as they are written */
+}
+
+dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                              dl_retry_t retry, long long *result, dl_error_t *err)
+{
+    dl_reply_t r;
+    dl_status_t st = dl_script_run(t, s, lease, ttl_ms, 0, 0, retry, &r, err);
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) *result = r.integer;
+        else st = dl_unexpected(t, s->what, err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
+dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
+                               dl_lease_t *const *leases, int *flags, dl_error_t *err)
+{
+    script_call_t *sc;
+    dl_cmd_t *cmds;
+    dl_reply_t *r, *again;
+    size_t *idx;
+    dl_status_t st = DL_OK;
+    size_t i;
+
+    if (n == 0) return DL_OK;
+    sc = calloc(n, sizeof(*sc));
+    cmds = calloc(n, sizeof(*cmds));
+    r = calloc(n, sizeof(*r));
+    again = calloc(n, sizeof(*again));
+    idx = calloc(n, sizeof(*idx));
+    if (!sc || !cmds || !r || !again || !idx) {
+        st = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < n; i++) {
+        build(&sc[i], pick(leases[i]), leases[i], leases[i]->ttl_ms, 0);
+        cmds[i] = as_cmd(&sc[i]);
+        flags[i] = 0;
+    }
+    st = dl_call(t, n, cmds, r, DL_RETRY_ANY, err);
+    if (st == DL_OK) {
+        /* The script cache was empty (restart, failover, SCRIPT FLUSH): send the
+         * entries that got NOSCRIPT again as one pipeline of EVALs (the first
+         * caches the script): two round trips in all, whatever n. */
+        size_t m = 0;
+        for (i = 0; i < n; i++) {
+            if (dl_is_noscript(&r[i])) {
+                dl_reply_free(&r[i]);
+                use_eval(&sc[i], pick(leases[i]));
+                cmds[m] = as_cmd(&sc[i]);
+                idx[m++] = i;
+            }
+        }
+        if (m > 0) {
+            st = dl_call(t, m, cmds, again, DL_RETRY_ANY, err);
+            for (i = 0; i < m; i++) {
+                r[idx[i]] = again[i];
+                memset(&again[i], 0, sizeof(again[i]));
+            }
+        }
+    }
+    for (i = 0; st == DL_OK && i < n; i++) {
+        if (r[i].type == DL_REPLY_INTEGER) {
+            flags[i] = r[i].integer == 1;
+        } else {
+            st = r[i].type == DL_REPLY_ERROR ? dl_server_error(t, &r[i], pick(leases[i])->what, err)
+                                             : dl_unexpected(t, pick(leases[i])->what, err);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        dl_reply_free(&r[i]);
+        dl_reply_free(&again[i]);
+    }
+done:
+    free(sc);
+    free(cmds);
+    free(r);
+    free(again);
+    free(idx);
+    return st;
+}
+
+dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                          dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err)
+{
+    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, err);
+}
+
+dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                               int waiting, dl_retry_t retry, const dl_cmd_t *then, int64_t extra_timeout_us,
+                               dl_reply_t *r, dl_reply_t *then_r, dl_error_t *err)
+{
+    script_call_t sc;
+    dl_cmd_t cmds[2];
+    dl_reply_t replies[2];
+    dl_status_t st;
+
+    build(&sc, s, lease, ttl_ms, waiting);
+    cmds[0] = as_cmd(&sc);
+    cmds[1] = *then;
+    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+    if (st == DL_OK && dl_is_noscript(&replies[0])) {
+        /* The script did not run; `then` did, harmlessly (a WAIT): both again, the script by EVAL. */
+        dl_reply_free(&replies[0]);
+        dl_reply_free(&replies[1]);
+        use_eval(&sc, s);
+        cmds[0] = as_cmd(&sc);
+        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+    }
+    *r = replies[0];
+    *then_r = replies[1];
+    if (st == DL_OK && r->type == DL_REPLY_ERROR) {
+        st = dl_server_error(t, r, s->what, err);
+    }
+    return st;
+}

@@ -1,0 +1,162 @@
+/*
+ * dl_script — running the lock's Lua scripts (internal to the core).
+ *
+ * One place knows each script's argument vector (its "shape": which keys of
+ * the lease go into KEYS, which values into ARGV), sends it with EVALSHA,
+ * falls back to EVAL on NOSCRIPT, and applies the retry policy of the
+ * operation. dl_lock, dl_acquire and dl_quorum build on it.
+ */
+#ifndef DL_SCRIPT_H
+#define DL_SCRIPT_H
+
+#include "dl_lock.h"
+#include "../transport/dl_pending.h"
+#include "../transport/dl_transport.h"
+
+/*
+ * When a failed call is sent again on a fresh connection:
+ *   DL_RETRY_NEVER    acquire, DEL, cancel, the undo of an ambiguous acquire
+ *                     (a repeat could act twice, or is best-effort anyway);
+ *   DL_RETRY_ON_DROP  reads: only when the connection broke (I/O or protocol
+ *                     error), not after a timeout (a slow server stays slow);
+ *   DL_RETRY_ANY      release and refresh: also after a timeout, because a
+ *                     lost reply would otherwise keep the lock until its TTL
+ *                     (RELIABILITY.md item 3); both are idempotent.
+ */
+typedef enum { DL_RETRY_NEVER = 0, DL_RETRY_ON_DROP, DL_RETRY_ANY } dl_retry_t;
+
+/* Argument shapes (see dl_scripts.h for what each script takes). */
+typedef enum {
+    DL_SHAPE_STATUS,        /* K; token */
+    DL_SHAPE_REFRESH,       /* K; token, ttl */
+    DL_SHAPE_RELEASE,       /* K W Q; token, wake TTL */
+    DL_SHAPE_CANCEL,        /* K Q W; token, wake TTL */
+    DL_SHAPE_ACQUIRE,       /* K F Q; token, ttl, fence, waiter window */
+    DL_SHAPE_FAIR_ACQUIRE,  /* K F FQ FA MYWAKE; token, ttl, fence, liveness window */
+    DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
+    DL_SHAPE_FAIR_CANCEL,   /* the fair release script in "cancel" mode */
+    DL_SHAPE_WAKE           /* Q W; wake TTL */
+} dl_shape_t;
+
+typedef struct dl_script {
+    const char *text;
+    const char *sha;
+    const char *what;   /* for messages: "the release script" */
+    dl_shape_t shape;
+} dl_script_t;
+
+extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
+    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT;
+
+/* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
+typedef struct dl_script_call {
+    const char *argv[16];
+    size_t argvlen[16];
+    int argc;
+    int nums;
+    char num[4][24];
+} dl_script_call_t;
+
+/*
+ * Fills sc with the call of script s for lease (ttl_ms and waiting as for
+ * dl_script_run) by EVALSHA, or by EVAL when eval is set, and returns it as a
+ * command whose vectors point into sc and lease (valid while both are).
+ * Used by the fan-out of dl_quorum, which sends one call to many servers.
+ */
+dl_cmd_t dl_script_command(dl_script_call_t *sc, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                           int waiting, int eval);
+
+/* The release (or cancel) script for the lease's mode. */
+const dl_script_t *dl_script_release_for(const dl_lease_t *lease);
+const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease);
+
+/* One transport call, sent once more on a fresh connection as retry allows. */
+dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,
+                    dl_error_t *err);
+
+/* dl_call that also sets *retried when the call was sent a second time. */
+dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                            dl_retry_t retry, int *retried, dl_error_t *err);
+
+/*
+ * Runs script s for lease (ttl_ms for the shapes that take a ttl; waiting
+ * selects the waiter/liveness window of the acquire shapes). force_eval sends
+ * the text with EVAL at once (for the rare undo, which must not depend on the
+ * script cache and gets no second chance). The reply goes to *r (caller frees).
+ * An error reply other than NOSCRIPT is returned as DL_ERR_SERVER.
+ */
+dl_status_t dl_script_run(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                          int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r, dl_error_t *err);
+
+/* dl_script_run that also sets *retried (when not NULL) when a call was sent a second time. */
+dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                  int64_t ttl_ms, int waiting, int force_eval, dl_retry_t retry, dl_reply_t *r,
+                                  int *retried, dl_error_t *err);
+
+/*
+ * Writes script s for lease by EVAL (never NOSCRIPT: see dl_script.c) without
+ * waiting for its reply (dl_pending_send: fn(arg, ...) gets the outcome).
+ * Errors as dl_pending_send's: then nothing is recorded and arg is the caller's.
+ */
+dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                           dl_pending_fn fn, void *arg, dl_error_t *err);
+
+/* dl_script_run for scripts answering an integer. */
+dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                              dl_retry_t retry, long long *result, dl_error_t *err);
+
+/*
+ * Runs, for each lease i, the script pick(leases[i]) with its own ttl_ms, all
+ * in one pipelined round trip (DL_RETRY_ANY); flags[i] = the reply == 1.
+ * Entries answered NOSCRIPT are sent again as one pipeline of EVALs.
+ */
+dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
+                               dl_lease_t *const *leases, int *flags, dl_error_t *err);
+
+/*
+ * Blocks on a wake list (BLPOP key) for up to block_us (>= 1 ms; whole ms,
+ * rounded up), never past deadline_ns (the wait's deadline, monotonic ns);
+ * replies owed on t are read first. The server ends a blocked command only at
+ * its next timer tick (hz 10: up to 100 ms late), so the client enforces the
+ * deadline itself: the reply is awaited for exactly
+ * min(block_us + DL_BLOCK_REPLY_GRACE_US, deadline_ns - now). When the
+ * deadline comes first, the connection is dropped (which ends the BLPOP on the
+ * server), and the call returns DL_OK with *popped = 0 and *abandoned = 1: a
+ * wake token that the server popped for us as we left went with the
+ * connection, and the caller's cancel script passes that wake-up on
+ * (DL_SCRIPT_CANCEL; fair mode: DL_SCRIPT_FAIR_RELEASE in "cancel" mode).
+ * *popped = 1 when a wake token came (*value: its number). Returns DL_OK,
+ * DL_ERR_SERVER when the server refuses BLPOP (an ACL without it), or a
+ * transport failure. Used by dl_acquire and dl_quorum.
+ */
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
+                        int64_t deadline_ns, int *popped, long long *value, int *abandoned,
+                        dl_error_t *err);   /* in dl_acquire.c */
+
+/* 1 when r is the NOSCRIPT error (the server's script cache lacks the script). */
+int dl_is_noscript(const dl_reply_t *r);
+
+/* Error helpers with the endpoint in the message. */
+dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
+dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
+
+/*
+ * dl_call with the read timeout of the call (and of its retry) extended by
+ * extra_timeout_us (for a blocking command in the pipeline, e.g. WAIT).
+ */
+dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                          dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err);
+
+/*
+ * dl_script_run (never forced to EVAL) with the command `then` written behind
+ * the script in the same round trip (min_replicas: WAIT), the read timeout
+ * extended by extra_timeout_us. *r is the script's reply, *then_r that of
+ * `then` (the caller frees both, also on failure). On NOSCRIPT both are sent
+ * again, the script by EVAL: `then` must be harmless to repeat. An error reply
+ * of the script is DL_ERR_SERVER; one of `then` is left to the caller.
+ */
+dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
+                               int waiting, dl_retry_t retry, const dl_cmd_t *then, int64_t extra_timeout_us,
+                               dl_reply_t *r, dl_reply_t *then_r, dl_error_t *err);
+
+#endif

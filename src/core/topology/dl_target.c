@@ -1,0 +1,303 @@
+#include "dl_target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl_cluster.h"
+#include "../transport/dl_conn.h"
+#include "../transport/dl_pending.h"
+#include "dl_quorum.h"
+#include "dl_sentinel.h"
+
+struct dl_target {
+    dl_target_config_t cfg;     /* a copy: the connections own theirs */
+    size_t n;
+    dl_conn_t **conn;           /* n */
+    dl_quorum_t quorum;         /* Redlock: one node per connection */
+    dl_transport_t single;      /* SINGLE, SENTINEL: the transport of conn[0] */
+    dl_sentinel_t *sentinel;    /* SENTINEL: the resolver conn[0] asks (outlives it) */
+    dl_cluster_t *cluster;      /* CLUSTER: the router (single is its transport) */
+};
+
+/* ---- configurations ------------------------------------------------------ */
+
+void dl_target_config_free(dl_target_config_t *cfg)
+{
+    size_t i;
+    for (i = 0; cfg->servers && i < cfg->n; i++) dl_server_config_free(&cfg->servers[i]);
+    free(cfg->servers);
+    free(cfg->service);
+    dl_server_config_free(&cfg->master);
+    memset(cfg, 0, sizeof(*cfg));
+}
+
+dl_status_t dl_target_config_copy(dl_target_config_t *dst, const dl_target_config_t *src)
+{
+    size_t i;
+    memset(dst, 0, sizeof(*dst));
+    dst->kind = src->kind;
+    dst->servers = calloc(src->n ? src->n : 1, sizeof(*dst->servers));
+    if (!dst->servers) return DL_ERR_NOMEM;
+    for (i = 0; i < src->n; i++) {
+        if (dl_server_config_copy(&dst->servers[i], &src->servers[i]) != DL_OK) {
+            dst->n = i;
+            dl_target_config_free(dst);
+            return DL_ERR_NOMEM;
+        }
+    }
+    dst->n = src->n;
+    if (src->service && !(dst->service = strdup(src->service))) {
+        dl_target_config_free(dst);
+        return DL_ERR_NOMEM;
+    }
+    if (src->kind == DL_TARGET_SENTINEL && dl_server_config_copy(&dst->master, &src->master) != DL_OK) {
+        dl_target_config_free(dst);
+        return DL_ERR_NOMEM;
+    }
+    return DL_OK;
+}
+
+int dl_target_config_same(const dl_target_config_t *a, const dl_target_config_t *b)
+{
+    size_t i;
+    if (a->kind != b->kind || a->n != b->n) return 0;
+    for (i = 0; i < a->n; i++) {
+        if (!dl_server_config_same(&a->servers[i], &b->servers[i])) return 0;
+    }
+    if (a->kind == DL_TARGET_SENTINEL) {
+        return strcmp(a->service, b->service) == 0 && dl_server_config_same(&a->master, &b->master);
+    }
+    return 1;
+}
+
+/* ---- life cycle -------------------------------------------------------------- */
+
+/* SENTINEL: a resolver over the sentinels, and one connection to whichever node is the master. */
+static dl_target_t *sentinel_new(dl_target_config_t *cfg, dl_error_t *err)
+{
+    dl_target_t *tg = calloc(1, sizeof(*tg));
+    if (tg) tg->conn = calloc(1, sizeof(*tg->conn));
+    if (!tg || !tg->conn || dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
+        if (tg) free(tg->conn);
+        free(tg);
+        dl_target_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    tg->sentinel = dl_sentinel_new(cfg->service, strlen(cfg->service), cfg->servers, cfg->n, err);
+    if (tg->sentinel) tg->conn[0] = dl_sentinel_conn_new(tg->sentinel, &cfg->master, err);
+    dl_target_config_free(cfg);
+    if (!tg->conn[0]) {
+        dl_target_free(tg);
+        return NULL;
+    }
+    tg->n = 1;
+    tg->single = dl_conn_transport(tg->conn[0]);
+    return tg;
+}
+
+/* CLUSTER: a router over the seeds; it learns the masters from them (lazily). */
+static dl_target_t *cluster_new(dl_target_config_t *cfg, dl_error_t *err)
+{
+    dl_target_t *tg = calloc(1, sizeof(*tg));
+    if (!tg || dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
+        free(tg);
+        dl_target_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    tg->cluster = dl_cluster_new(cfg->servers, cfg->n, err);   /* takes the seeds over */
+    dl_target_config_free(cfg);
+    if (!tg->cluster) {
+        dl_target_free(tg);
+        return NULL;
+    }
+    tg->single = dl_cluster_transport(tg->cluster);
+    return tg;
+}
+
+dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err)
+{
+    dl_target_t *tg;
+    size_t i;
+
+    if (cfg->kind == DL_TARGET_SENTINEL) return sentinel_new(cfg, err);
+    if (cfg->kind == DL_TARGET_CLUSTER) return cluster_new(cfg, err);
+
+    if (cfg->n == 0 || (cfg->kind == DL_TARGET_SINGLE && cfg->n != 1) ||
+        (cfg->kind == DL_TARGET_REDLOCK && (cfg->n < DL_QUORUM_MIN_NODES || cfg->n > DL_QUORUM_MAX_NODES))) {
+        dl_error_set(err, DL_ERR_ARG, cfg->kind == DL_TARGET_REDLOCK ? "Redlock needs between %d and %d masters, %zu given"
+                                                                     : "one server (%d..%d masters are Redlock), %zu given",
+                     DL_QUORUM_MIN_NODES,
+                     DL_QUORUM_MAX_NODES, cfg->n);
+        dl_target_config_free(cfg);
+        return NULL;
+    }
+    tg = calloc(1, sizeof(*tg));
+    if (tg) tg->conn = calloc(cfg->n, sizeof(*tg->conn));
+    if (tg && cfg->kind == DL_TARGET_REDLOCK) tg->quorum.node = calloc(cfg->n, sizeof(*tg->quorum.node));
+    if (!tg || !tg->conn || (cfg->kind == DL_TARGET_REDLOCK && !tg->quorum.node) ||
+        dl_target_config_copy(&tg->cfg, cfg) != DL_OK) {
+        if (tg) {
+            free(tg->conn);
+            free(tg->quorum.node);
+            free(tg);
+        }
+        dl_target_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (i = 0; i < cfg->n; i++) {
+        tg->conn[i] = dl_conn_new(&cfg->servers[i], err);   /* takes servers[i] over */
+        if (!tg->conn[i]) {
+            dl_target_config_free(cfg);
+            dl_target_free(tg);
+            return NULL;
+        }
+        tg->n++;
+    }
+    dl_target_config_free(cfg);
+    if (tg->cfg.kind == DL_TARGET_REDLOCK) {
+        tg->quorum.n = tg->n;
+        for (i = 0; i < tg->n; i++) {
+            int64_t t = dl_conn_timeout_us(tg->conn[i]);
+            tg->quorum.node[i].t = dl_conn_transport(tg->conn[i]);
+            if (tg->quorum.timeout_us == 0 || t < tg->quorum.timeout_us) tg->quorum.timeout_us = t;
+        }
+    } else {
+        tg->single = dl_conn_transport(tg->conn[0]);
+    }
+    return tg;
+}
+
+void dl_target_free(dl_target_t *tg)
+{
+    size_t i;
+    if (!tg) return;
+    for (i = 0; i < tg->n; i++) dl_conn_free(tg->conn[i]);
+    dl_sentinel_free(tg->sentinel);   /* after the connection that asks it */
+    dl_cluster_free(tg->cluster);
+    free(tg->conn);
+    free(tg->quorum.node);
+    dl_target_config_free(&tg->cfg);
+    free(tg);
+}
+
+void dl_target_abandon(dl_target_t *tg)
+{
+    size_t i;
+    for (i = 0; tg && i < tg->n; i++) dl_conn_abandon(tg->conn[i]);
+    if (tg && tg->cluster) dl_cluster_abandon(tg->cluster);
+}
+
+void dl_target_check_idle(dl_target_t *tg)
+{
+    size_t i;
+    for (i = 0; i < tg->n; i++) dl_conn_check_idle(tg->conn[i]);
+    if (tg->cluster) dl_cluster_check_idle(tg->cluster);
+}
+
+void dl_target_settle(dl_target_t *tg)
+{
+    size_t i;
+    for (i = 0; i < tg->n; i++) {
+        dl_transport_t t = dl_conn_transport(tg->conn[i]);
+        dl_pending_settle(&t);
+    }
+}
+
+const dl_target_config_t *dl_target_config(const dl_target_t *tg) { return &tg->cfg; }
+
+const char *dl_target_release_path(dl_target_t *tg)
+{
+    unsigned caps;
+    if (tg->cfg.kind == DL_TARGET_REDLOCK) return "script";
+    caps = tg->single.caps ? tg->single.caps(tg->single.impl) : 0;
+    return !(caps & DL_CAP_KNOWN) ? "not known yet" : (caps & DL_CAP_NATIVE_CAD) ? "native (DELIFEQ)" : "script";
+}
+
+/* ---- operations ----------------------------------------------------------------- */
+
+#define REDLOCK(tg) ((tg)->cfg.kind == DL_TARGET_REDLOCK)
+
+dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                              dl_acquire_result_t *res, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
+                       : dl_lock_acquire(&tg->single, lease, opts, res, err);
+}
+
+dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_release(&tg->quorum, lease, released, err)
+                       : dl_lock_release(&tg->single, lease, released, err);
+}
+
+dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done)
+{
+    if (REDLOCK(tg)) {
+        dl_error_t err;
+        int released = 0;
+        dl_status_t st = dl_quorum_release(&tg->quorum, lease, &released, &err);
+        done(st == DL_OK && released, st);
+        return DL_OK;
+    }
+    return dl_lock_release_deferred(&tg->single, lease, done);
+}
+
+dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                   dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_release_many(&tg->quorum, n, leases, released, err)
+                       : dl_lock_release_many(&tg->single, n, leases, released, err);
+}
+
+dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
+                       : dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err);
+}
+
+dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *extended,
+                                   dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_refresh_many(&tg->quorum, n, leases, extended, err)
+                       : dl_lock_refresh_many(&tg->single, n, leases, extended, err);
+}
+
+dl_status_t dl_target_status(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_status(&tg->quorum, lease, pttl_ms, err)
+                       : dl_lock_status(&tg->single, lease, pttl_ms, err);
+}
+
+dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, char **token, size_t *token_len,
+                            dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_owner(&tg->quorum, key, key_len, token, token_len, err)
+                       : dl_lock_owner(&tg->single, key, key_len, token, token_len, err);
+}
+
+dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_inspect(&tg->quorum, lease, info, err)
+                       : dl_lock_inspect(&tg->single, lease, info, err);
+}
+
+dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_exists(&tg->quorum, key, key_len, exists, err)
+                       : dl_lock_exists(&tg->single, key, key_len, exists, err);
+}
+
+dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err)
+{
+    return REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, key, key_len, deleted, err)
+                       : dl_lock_delete(&tg->single, key, key_len, deleted, err);
+}
+
+int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)
+{
+    return !REDLOCK(tg) && dl_lock_native(&tg->single, lease);
+}

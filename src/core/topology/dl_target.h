@@ -1,0 +1,103 @@
+/*
+ * dl_target — the servers one DistLock instance locks on, and the lock
+ * operations dispatched on their topology:
+ *
+ *   DL_TARGET_SINGLE   one server (dl_conn; the operations of dl_lock)
+ *   DL_TARGET_REDLOCK  N >= 3 independent masters (one dl_conn each; dl_quorum)
+ *   DL_TARGET_SENTINEL the master of a Sentinel service (dl_sentinel finds it,
+ *                      and again on every reconnect; the operations of dl_lock)
+ *   DL_TARGET_CLUSTER  a Redis Cluster (dl_cluster routes each command to the
+ *                      master of its key's slot; the operations of dl_lock)
+ *
+ * The PHP glue, the persistent pool and the watchdog hold a dl_target_t and
+ * never a topology's pieces, so a topology is added here and in its own core
+ * files, without touching them. The operations keep the contracts of
+ * dl_lock.h (single server) and dl_quorum.h (Redlock); where they differ,
+ * the difference is said below.
+ */
+#ifndef DL_TARGET_H
+#define DL_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/dl_err.h"
+#include "../lease/dl_lock.h"
+#include "../base/dl_uri.h"
+
+typedef enum {
+    DL_TARGET_SINGLE = 0,
+    DL_TARGET_REDLOCK,
+    DL_TARGET_SENTINEL,
+    DL_TARGET_CLUSTER
+} dl_target_kind_t;
+
+typedef struct dl_target_config {
+    dl_target_kind_t kind;
+    size_t n;                       /* servers: 1 (single), the Redlock masters, the sentinels, or the Cluster's seeds */
+    dl_server_config_t *servers;    /* malloc'd array of n */
+    char *service;                  /* SENTINEL: the master's name (malloc'd) */
+    dl_server_config_t master;      /* SENTINEL: the master's credentials, database, timeouts and TLS
+                                     * (host and port: a placeholder, replaced by each resolution) */
+} dl_target_config_t;
+
+typedef struct dl_target dl_target_t;
+
+/*
+ * Creates the target for cfg, which it takes over (cfg is zeroed), without
+ * connecting (each server connects on first use). Returns NULL with err set:
+ * DL_ERR_NOMEM; DL_ERR_NOTLS for rediss:// on a build without TLS; DL_ERR_ARG
+ * for a Redlock of fewer than DL_QUORUM_MIN_NODES or more than
+ * DL_QUORUM_MAX_NODES masters, or a Sentinel or Cluster setup that
+ * dl_sentinel_new or dl_cluster_new refuses.
+ */
+dl_target_t *dl_target_new(dl_target_config_t *cfg, dl_error_t *err);
+
+/* Closes every connection (without writing in another process) and frees the target. */
+void dl_target_free(dl_target_t *tg);
+
+/* In a forked child, for a target another thread was using at fork(): only the sockets are closed (dl_conn_abandon). */
+void dl_target_abandon(dl_target_t *tg);
+
+/* Prepares an idle (pooled) target for reuse: dl_conn_check_idle on each connection. */
+void dl_target_check_idle(dl_target_t *tg);
+
+/* Reads every reply still owed on the target's connections (deferred releases, late Redlock replies). */
+void dl_target_settle(dl_target_t *tg);
+
+const dl_target_config_t *dl_target_config(const dl_target_t *tg);
+
+/* 1 when a and b are the same topology of the same servers (dl_server_config_same for each, in order). */
+int dl_target_config_same(const dl_target_config_t *a, const dl_target_config_t *b);
+/* Deep copy. DL_OK or DL_ERR_NOMEM (dst then holds nothing). */
+dl_status_t dl_target_config_copy(dl_target_config_t *dst, const dl_target_config_t *src);
+/* Frees the servers (wiping passwords) and zeroes cfg. */
+void dl_target_config_free(dl_target_config_t *cfg);
+
+/* ---- lock operations (dl_lock.h; Redlock: dl_quorum.h) ------------------ */
+
+dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acquire_opts_t *opts,
+                              dl_acquire_result_t *res, dl_error_t *err);
+dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err);
+/* Redlock: done synchronously (a round over N masters is not deferred); errors count as lost. */
+dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done);
+dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                   dl_error_t *err);
+dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err);
+dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *extended,
+                                   dl_error_t *err);
+dl_status_t dl_target_status(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err);
+dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, char **token, size_t *token_len,
+                            dl_error_t *err);
+dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
+dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err);
+dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err);
+
+/* 1 when the release of lease on this target runs the native compare-and-delete (dl_lock_native). */
+int dl_target_native(dl_target_t *tg, const dl_lease_t *lease);
+
+/* How releases go, for var_dump(): "not known yet" (before the first call),
+ * "native (DELIFEQ)" or "script" (a single server); "script" (Redlock). */
+const char *dl_target_release_path(dl_target_t *tg);
+
+#endif

@@ -1,0 +1,815 @@
+#include "dl_conn.h"
+#include "dl_pending.h"
+#include "../base/dl_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "../base/dl_clock.h"
+
+/* TLS: hiredis >= 1.0 built with SSL (config.m4 defines DL_HAVE_TLS when it
+ * finds hiredis_ssl). hiredis 0.14 has no TLS: rediss:// is refused. */
+#ifdef DL_HAVE_TLS
+# include <hiredis/hiredis_ssl.h>
+# include "dl_tls.h"
+#endif
+
+#define DL_STR2(x) #x
+#define DL_STR(x) DL_STR2(x)
+
+struct dl_conn {
+    dl_server_config_t cfg;
+    redisContext *ctx;
+    pid_t pid;             /* the process that opened ctx */
+    unsigned long calls;   /* calls completed on ctx (0: fresh) */
+    dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
+    unsigned caps;         /* DL_CAP_* of the server of ctx; 0: not asked yet */
+#ifdef DL_HAVE_TLS
+    dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
+#endif
+    char endpoint[128];
+    dl_conn_resolve_fn resolve;  /* NULL: the configured address; else asked before each connect (Sentinel) */
+    void *resolve_arg;
+    int connecting;              /* ctx is a non-blocking TCP connect in progress (conn_connect_start) */
+    int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
+    int64_t read_timeout_us;     /* the read timeout of the call under way (for messages) */
+};
+
+static struct timeval us_to_tv(int64_t us)
+{
+    struct timeval tv;
+    tv.tv_sec = (time_t)(us / 1000000);
+    tv.tv_usec = (suseconds_t)(us % 1000000);
+    return tv;
+}
+
+dl_conn_t *dl_conn_new(dl_server_config_t *cfg, dl_error_t *err)
+{
+    dl_conn_t *c;
+#ifndef DL_HAVE_TLS
+    if (cfg->tls) {
+        dl_server_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOTLS, "TLS (rediss://) is not supported by this build (hiredis %s has no TLS)",
+                     dl_conn_hiredis_version());
+        return NULL;
+    }
+#endif
+    c = calloc(1, sizeof(*c));
+    if (!c) {
+        dl_server_config_free(cfg);
+        dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    c->cfg = *cfg;
+    memset(cfg, 0, sizeof(*cfg));
+    if (!c->cfg.has_connect_timeout) c->cfg.connect_timeout_us = DL_CONNECT_TIMEOUT_DEFAULT_US;
+    if (!c->cfg.has_timeout) c->cfg.timeout_us = DL_TIMEOUT_DEFAULT_US;
+    dl_server_config_endpoint(&c->cfg, c->endpoint, sizeof(c->endpoint));
+    return c;
+}
+
+void dl_conn_close(dl_conn_t *c)
+{
+    if (c->ctx) {
+        /* redisFree only close()s the fd: nothing is written, so a child
+         * dropping an inherited context leaves the parent's socket intact. */
+        redisFree(c->ctx);
+        c->ctx = NULL;
+    }
+    c->calls = 0;
+    c->caps = 0;   /* a new connection may reach another server (failover, restart) */
+    c->connecting = 0;
+    c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
+}
+
+void dl_conn_abandon(dl_conn_t *c)
+{
+    if (c && c->ctx) close(c->ctx->fd);
+}
+
+void dl_conn_free(dl_conn_t *c)
+{
+    if (!c) return;
+    dl_pending_discard(&c->pending);  /* the owner settles first; this only frees */
+    dl_conn_close(c);
+#ifdef DL_HAVE_TLS
+    dl_tls_free(c->tls);
+#endif
+    dl_server_config_free(&c->cfg);
+    free(c);
+}
+
+const char *dl_conn_endpoint(const dl_conn_t *c) { return c->endpoint; }
+const dl_server_config_t *dl_conn_config(const dl_conn_t *c) { return &c->cfg; }
+int64_t dl_conn_timeout_us(const dl_conn_t *c) { return c->cfg.timeout_us; }
+
+int dl_conn_is_connected(const dl_conn_t *c)
+{
+    return c->ctx != NULL && c->pid == dl_proc_pid();
+}
+
+void dl_conn_check_idle(dl_conn_t *c)
+{
+    struct pollfd p;
+    if (!c->ctx) return;
+    if (c->pid != dl_proc_pid()) {
+        dl_conn_close(c);
+        return;
+    }
+    p.fd = c->ctx->fd;
+    p.events = POLLIN;
+    p.revents = 0;
+    if (poll(&p, 1, 0) != 0 || c->ctx->reader->len > c->ctx->reader->pos) {
+        dl_conn_close(c);
+    }
+}
+
+const char *dl_conn_hiredis_version(void)
+{
+    return DL_STR(HIREDIS_MAJOR) "." DL_STR(HIREDIS_MINOR) "." DL_STR(HIREDIS_PATCH);
+}
+
+#ifdef DL_HAVE_TLS
+int dl_conn_has_tls(void) { return 1; }
+const char *dl_conn_tls_library(void) { return dl_tls_library_version(); }
+#else
+int dl_conn_has_tls(void) { return 0; }
+const char *dl_conn_tls_library(void) { return NULL; }
+#endif
+
+/* Queues one command in the context's output buffer, encoded as a RESP array
+ * of bulk strings and handed over with redisAppendFormattedCommand (hiredis
+ * still writes it and parses every reply). hiredis's own encoders cost more
+ * than the rest of an uncontended acquire: redisAppendCommandArgv grows an sds
+ * string argument by argument and redisFormatCommandArgv runs sprintf per
+ * argument, about 3,700 instructions for a SET on hiredis 0.14 (callgrind),
+ * where this loop takes about 300. The commands here are small: the stack
+ * buffer holds them, larger ones (a script's text) are allocated. */
+static int append_argv(redisContext *ctx, int argc, const char **argv, const size_t *argvlen)
+{
+    char stack[1024], *buf = stack, *p;
+    size_t need = 1 + 21 + 2;
+    int i, rc;
+
+    for (i = 0; i < argc && buf; i++) {
+        if (argvlen[i] > SIZE_MAX - need - (1 + 21 + 2 + 2)) buf = NULL;   /* cannot be allocated */
+        else need += 1 + 21 + 2 + argvlen[i] + 2;
+    }
+    if (buf && need > sizeof(stack)) buf = malloc(need);
+    if (!buf) {
+        /* As hiredis's own encoder reports it: fail_ctx makes it DL_ERR_NOMEM. */
+        ctx->err = REDIS_ERR_OOM;
+        snprintf(ctx->errstr, sizeof(ctx->errstr), "%s", "Out of memory");
+        errno = ENOMEM;
+        return REDIS_ERR;
+    }
+    p = buf;
+    *p++ = '*';
+    p += dl_cmd_int(p, argc);
+    *p++ = '\r'; *p++ = '\n';
+    for (i = 0; i < argc; i++) {
+        *p++ = '$';
+        p += dl_cmd_int(p, (int64_t)argvlen[i]);
+        *p++ = '\r'; *p++ = '\n';
+        if (argvlen[i] > 0) memcpy(p, argv[i], argvlen[i]);
+        p += argvlen[i];
+        *p++ = '\r'; *p++ = '\n';
+    }
+    rc = redisAppendFormattedCommand(ctx, buf, (size_t)(p - buf));
+    if (buf != stack) free(buf);
+    return rc;
+}
+
+/* Classifies a failed hiredis context: a read/write timeout surfaces as
+ * REDIS_ERR_IO with EAGAIN (SO_RCVTIMEO/SO_SNDTIMEO). */
+static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, dl_error_t *err)
+{
+    dl_status_t code;
+    const char *what = c->ctx ? c->ctx->errstr : "unknown error";
+    const char *hint = "";
+#ifdef DL_HAVE_TLS
+    /* hiredis says "Success" or nothing useful when OpenSSL failed (e.g. the
+     * server's alert "certificate required" after the handshake): its reason. */
+    if (c->cfg.tls) {
+        const char *r = dl_tls_last_reason();
+        if (r) what = r;
+        if (r && strstr(r, "certificate required")) hint = " (the server wants a client certificate: options tls_cert and tls_key)";
+    }
+#endif
+    /* A TLS server closes a plain connection at its first bytes. */
+    if (!c->cfg.tls && !c->cfg.unix_path && c->calls == 0 && c->ctx &&
+        (c->ctx->err == REDIS_ERR_EOF || saved_errno == ECONNRESET || c->ctx->err == REDIS_ERR_PROTOCOL)) {
+        hint = " (if this port expects TLS, use rediss://)";
+    }
+    if (c->ctx && (c->ctx->err == REDIS_ERR_IO
+#ifdef REDIS_ERR_TIMEOUT
+                   || c->ctx->err == REDIS_ERR_TIMEOUT
+#endif
+                   ) && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
+        dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
+                     c->endpoint, (c->read_timeout_us ? c->read_timeout_us : c->cfg.timeout_us) / 1e6, during);
+        dl_conn_close(c);
+        return DL_ERR_TIMEOUT;
+    }
+    if (c->ctx && c->ctx->err == REDIS_ERR_PROTOCOL) {
+        code = DL_ERR_PROTOCOL;
+    } else if (c->ctx && c->ctx->err == REDIS_ERR_OOM) {
+        code = DL_ERR_NOMEM;
+    } else {
+        code = DL_ERR_IO;
+    }
+    dl_error_set(err, code, "Redis at %s: connection error %s: %s%s; the connection was dropped", c->endpoint, during, what, hint);
+    dl_conn_close(c);
+    return code;
+}
+
+static dl_status_t convert_reply(const redisReply *r, dl_reply_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    switch (r->type) {
+    case REDIS_REPLY_INTEGER:
+        out->type = DL_REPLY_INTEGER;
+        out->integer = r->integer;
+        return DL_OK;
+    case REDIS_REPLY_NIL:
+        out->type = DL_REPLY_NIL;
+        return DL_OK;
+    case REDIS_REPLY_STATUS:
+    case REDIS_REPLY_STRING:
+    case REDIS_REPLY_ERROR:
+        out->type = r->type == REDIS_REPLY_STATUS ? DL_REPLY_STATUS
+                  : r->type == REDIS_REPLY_STRING ? DL_REPLY_STRING : DL_REPLY_ERROR;
+        out->str = malloc(r->len + 1);
+        if (!out->str) return DL_ERR_NOMEM;
+        memcpy(out->str, r->str, r->len);
+        out->str[r->len] = '\0';
+        out->len = r->len;
+        return DL_OK;
+    case REDIS_REPLY_ARRAY: {
+        size_t i;
+        out->type = DL_REPLY_ARRAY;
+        if (r->elements == 0) return DL_OK;
+        out->element = calloc(r->elements, sizeof(*out->element));
+        if (!out->element) return DL_ERR_NOMEM;
+        out->elements = r->elements;
+        for (i = 0; i < r->elements; i++) {
+            if (convert_reply(r->element[i], &out->element[i]) != DL_OK) return DL_ERR_NOMEM;
+        }
+        return DL_OK;
+    }
+    }
+    return DL_ERR_PROTOCOL;
+}
+
+#ifdef DL_HAVE_TLS
+/* Runs the TLS handshake on the freshly connected context, within what is
+ * left of the connect timeout (deadline_ns). On failure the context is closed
+ * and err says what failed: a file option, the certificate check, the name
+ * check, or the handshake itself (a plain server on this port, a timeout). */
+static dl_status_t tls_start(dl_conn_t *c, int64_t deadline_ns, dl_error_t *err)
+{
+    dl_error_t e;
+    void *ssl;
+    char why[200];
+    int saved_errno, cert_failed;
+
+    dl_error_clear(&e);
+    if (!c->tls && !(c->tls = dl_tls_new(&c->cfg, c->endpoint, &e))) goto fail;
+    if (!(ssl = dl_tls_ssl_new(c->tls, c->ctx->fd, deadline_ns, &e))) goto fail;
+    errno = 0;
+    if (redisInitiateSSL(c->ctx, ssl) == REDIS_OK) {
+        dl_tls_handshake_done(ssl);   /* hiredis owns ssl now */
+        return DL_OK;
+    }
+    saved_errno = errno;
+    cert_failed = dl_tls_explain(ssl, c->ctx->errstr, why, sizeof(why));
+    dl_tls_ssl_free(ssl);
+    if (!cert_failed && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || dl_clock_now_ns() >= deadline_ns)) {
+        dl_error_set(&e, DL_ERR_CONNECT, "TLS handshake with Redis at %s did not complete within the %.3f s connect timeout"
+                     " (does the server speak TLS on this port?)", c->endpoint, c->cfg.connect_timeout_us / 1e6);
+    } else {
+        int plain = !cert_failed && (strstr(why, "wrong version number") || strstr(why, "packet length too long") ||
+                                     strstr(why, "unexpected eof") || strstr(why, "record layer failure") ||
+                                     saved_errno == ECONNRESET);
+        dl_error_set(&e, DL_ERR_CONNECT, "TLS handshake with Redis at %s failed: %s%s", c->endpoint, why,
+                     plain ? " (does the server speak TLS on this port?)" : "");
+    }
+fail:
+    dl_conn_close(c);
+    if (err) *err = e;
+    return e.code;
+}
+#endif
+
+/* The role a ROLE reply names ("master", "slave", "sentinel"), or NULL. */
+static const char *role_of(const redisReply *r)
+{
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || r->element[0]->type != REDIS_REPLY_STRING) return NULL;
+    return r->element[0]->str;
+}
+
+/*
+ * Completes a connect that conn_connect_start began: waits for the socket
+ * to be writable for what is left of the connect timeout, checks that the
+ * connect succeeded (SO_ERROR), and makes the context blocking again, as the
+ * rest of dl_conn expects (hiredis 0.14 has no call for that: the socket's
+ * O_NONBLOCK and the context's REDIS_BLOCK flag are what redisConnect sets).
+ */
+static dl_status_t connect_finish(dl_conn_t *c, dl_error_t *err)
+{
+    struct pollfd p;
+    int64_t left_ms = (c->connect_deadline_ns - dl_clock_now_ns() + 999999) / 1000000;
+    int soerr = 0, flags, rc;
+    socklen_t len = sizeof(soerr);
+
+    c->connecting = 0;
+    p.fd = c->ctx->fd;
+    p.events = POLLOUT;
+    p.revents = 0;
+    do {
+        rc = poll(&p, 1, left_ms > 0 ? (int)left_ms : 0);
+    } while (rc < 0 && errno == EINTR);
+    if (rc != 1) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: Connection timed out", c->endpoint);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    if (getsockopt(c->ctx->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0 || soerr != 0) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint,
+                     strerror(soerr ? soerr : errno));
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    flags = fcntl(c->ctx->fd, F_GETFL);
+    if (flags < 0 || fcntl(c->ctx->fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, strerror(errno));
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    c->ctx->flags |= REDIS_BLOCK;
+    return DL_OK;
+}
+
+static int conn_connect_start(void *impl)
+{
+    dl_conn_t *c = impl;
+    if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
+    /* A connect that outlived its connect timeout is given up and begun again. */
+    if (c->ctx && c->connecting && dl_clock_now_ns() >= c->connect_deadline_ns) dl_conn_close(c);
+    if (c->ctx) return c->connecting ? c->ctx->fd : -1;
+    /* A unix socket connects at once; Sentinel asks where first: both connect
+     * in the call, as before. A connect refused at once is left to the call too,
+     * which reports it with its own message. */
+    if (c->cfg.unix_path || c->resolve) return -1;
+    c->ctx = redisConnectNonBlock(c->cfg.host, c->cfg.port);
+    if (!c->ctx || c->ctx->err) {
+        if (c->ctx) redisFree(c->ctx);
+        c->ctx = NULL;
+        return -1;
+    }
+    c->pid = dl_proc_pid();
+    c->calls = 0;
+    c->caps = 0;
+    c->connecting = 1;
+    c->connect_deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+    return c->ctx->fd;
+}
+
+/* Opens the context, runs the TLS handshake (rediss://), and runs AUTH and
+ * SELECT (pipelined: one round trip). With a resolver, ROLE goes in the same
+ * round trip, and a node that is not a master is closed: *not_master = 1, with
+ * its role in err's message. */
+static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err)
+{
+    struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
+#ifdef DL_HAVE_TLS
+    int64_t deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+#endif
+    const char *argv[3];
+    size_t argvlen[3];
+    int pending = 0, i, saved_errno;
+    char dbbuf[16];
+
+    if (c->ctx && c->connecting) {
+        dl_status_t st = connect_finish(c, err);
+        if (st != DL_OK) return st;
+    } else {
+        c->ctx = c->cfg.unix_path ? redisConnectUnixWithTimeout(c->cfg.unix_path, ctv)
+                                  : redisConnectWithTimeout(c->cfg.host, c->cfg.port, ctv);
+    }
+    if (!c->ctx) {
+        return dl_error_set(err, DL_ERR_NOMEM, "out of memory connecting to Redis at %s", c->endpoint);
+    }
+    if (c->ctx->err) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, c->ctx->errstr);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    c->pid = dl_proc_pid();
+    c->calls = 0;
+#ifdef DL_HAVE_TLS
+    if (c->cfg.tls) {
+        dl_status_t st = tls_start(c, deadline_ns, err);
+        if (st != DL_OK) return st;
+    }
+#endif
+    if (redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us)) != REDIS_OK) {
+        dl_error_set(err, DL_ERR_CONNECT, "Cannot set timeouts on the connection to Redis at %s", c->endpoint);
+        dl_conn_close(c);
+        return DL_ERR_CONNECT;
+    }
+    if (c->cfg.password) {
+        int n = 0;
+        argv[n] = "AUTH"; argvlen[n++] = 4;
+        if (c->cfg.username) { argv[n] = c->cfg.username; argvlen[n] = strlen(c->cfg.username); n++; }
+        argv[n] = c->cfg.password; argvlen[n] = strlen(c->cfg.password); n++;
+        redisAppendCommandArgv(c->ctx, n, argv, argvlen);
+        pending++;
+    }
+    if (c->cfg.has_db && c->cfg.db != 0) {
+        snprintf(dbbuf, sizeof(dbbuf), "%d", c->cfg.db);
+        argv[0] = "SELECT"; argvlen[0] = 6;
+        argv[1] = dbbuf; argvlen[1] = strlen(dbbuf);
+        redisAppendCommandArgv(c->ctx, 2, argv, argvlen);
+        pending++;
+    }
+    if (c->resolve) {
+        /* Read last: nothing but AUTH and SELECT reaches the node before its role is known. */
+        redisAppendCommand(c->ctx, "ROLE");
+        pending++;
+    }
+    for (i = 0; i < pending; i++) {
+        redisReply *r = NULL;
+        int is_auth = c->cfg.password && i == 0;
+        int is_role = c->resolve && i == pending - 1;
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+            saved_errno = errno;
+            fail_ctx(c, saved_errno, is_role ? "during ROLE" : is_auth ? "during AUTH" : "during SELECT", err);
+            /* The command never completed: a connect failure, in code and message alike. */
+            if (err) err->code = DL_ERR_CONNECT;
+            return DL_ERR_CONNECT;
+        }
+        if (is_role) {
+            const char *role = role_of(r);
+            if (!role || strcmp(role, "master") != 0) {
+                if (r->type == REDIS_REPLY_ERROR) {
+                    dl_error_set(err, DL_ERR_CONNECT, "Cannot check the role of Redis at %s (nothing is written to a node"
+                                 " that may be a replica): ROLE: %.*s", c->endpoint, (int)(r->len > 120 ? 120 : r->len), r->str);
+                } else {
+                    dl_error_set(err, DL_ERR_CONNECT, "Redis at %s is not a master (ROLE: %.20s)", c->endpoint,
+                                 role ? role : "unexpected reply");
+                    if (not_master) *not_master = 1;
+                }
+                freeReplyObject(r);
+                dl_conn_close(c);
+                return DL_ERR_CONNECT;
+            }
+            freeReplyObject(r);
+            continue;
+        }
+        if (r->type == REDIS_REPLY_ERROR) {
+            /* The server's message (e.g. WRONGPASS ...) never quotes the password. */
+            dl_status_t code = is_auth ? DL_ERR_AUTH : DL_ERR_SELECT;
+            dl_error_set(err, code, "%s at Redis %s: %.*s", is_auth ? "Authentication failed" : "Cannot select the database",
+                         c->endpoint, (int)(r->len > 160 ? 160 : r->len), r->str);
+            freeReplyObject(r);
+            dl_conn_close(c);
+            return code;
+        }
+        freeReplyObject(r);
+    }
+    return DL_OK;
+}
+
+void dl_conn_set_resolver(dl_conn_t *c, dl_conn_resolve_fn fn, void *arg)
+{
+    c->resolve = fn;
+    c->resolve_arg = arg;
+}
+
+/* Points c at host:port (a resolver's answer) for the next connect. */
+static dl_status_t conn_set_address(dl_conn_t *c, const char *host, int port, dl_error_t *err)
+{
+    if (!c->cfg.host || strcmp(c->cfg.host, host) != 0) {
+        char *h = strdup(host);
+        if (!h) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        free(c->cfg.host);
+        c->cfg.host = h;
+#ifdef DL_HAVE_TLS
+        /* The TLS context checks the name it was made for: a new host needs a new one. */
+        if (!c->cfg.tls_server_name) {
+            dl_tls_free(c->tls);
+            c->tls = NULL;
+        }
+#endif
+    }
+    c->cfg.port = port;
+    dl_server_config_endpoint(&c->cfg, c->endpoint, sizeof(c->endpoint));
+    return DL_OK;
+}
+
+/*
+ * Connects: to the configured address; or, with a resolver, to the address
+ * it answers now, asking again (after DL_CONN_ROLE_RETRY_US) while the node
+ * found is not a master, until the connect timeout is spent.
+ */
+static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
+{
+    int64_t deadline_ns;
+    if (!c->resolve) return conn_open_once(c, NULL, err);
+    deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+    for (;;) {
+        char host[256];
+        int port = 0, not_master = 0;
+        dl_status_t st = c->resolve(c->resolve_arg, host, sizeof(host), &port, err);
+        if (st != DL_OK) return st;
+        if (port < 1 || port > 65535 || !host[0]) {
+            return dl_error_set(err, DL_ERR_CONNECT, "the resolver of %s answered no usable address", c->endpoint);
+        }
+        if ((st = conn_set_address(c, host, port, err)) != DL_OK) return st;
+        st = conn_open_once(c, &not_master, err);
+        if (st == DL_OK || !not_master) return st;
+        if (dl_clock_now_ns() + (int64_t)DL_CONN_ROLE_RETRY_US * 1000 >= deadline_ns) {
+            char why[DL_ERR_MSG_MAX];
+            snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+            return dl_error_set(err, DL_ERR_CONNECT, "%s, and no master was found within the %.3f s connect timeout",
+                                why, c->cfg.connect_timeout_us / 1e6);
+        }
+        dl_clock_sleep_us(DL_CONN_ROLE_RETRY_US);
+    }
+}
+
+/* READONLY: the node we write to became a replica (a failover). */
+static int is_readonly(const redisReply *r)
+{
+    return r->type == REDIS_REPLY_ERROR && r->len >= 8 && memcmp(r->str, "READONLY", 8) == 0;
+}
+
+/* With a resolver, a READONLY reply drops the connection (the next one asks
+ * where the master is now) and fails the call as a transport failure, so the
+ * core's retry rules apply (dl_conn_set_resolver). */
+static dl_status_t fail_readonly(dl_conn_t *c, dl_error_t *err)
+{
+    dl_error_set(err, DL_ERR_IO, "Redis at %s answered READONLY: it is a replica now (a failover); the connection was"
+                 " dropped and the next one asks where the master is", c->endpoint);
+    dl_conn_close(c);
+    return DL_ERR_IO;
+}
+
+dl_transport_t dl_conn_transport(dl_conn_t *c);
+
+/*
+ * For a call with an exact read timeout (DL_TIMEOUT_EXACT, a wait's deadline):
+ * waits with ppoll() until input is there or deadline_ns (monotonic) passes.
+ * SO_RCVTIMEO alone counts in the kernel's timer ticks (4 ms at HZ 250, seen
+ * here as 5-6 ms late); ppoll's timer is precise to tens of µs. Bytes already
+ * buffered need no wait. TLS connections keep SO_RCVTIMEO alone: OpenSSL may
+ * hold decrypted bytes that the socket does not show. Returns DL_OK, or
+ * DL_ERR_TIMEOUT after dropping the connection.
+ */
+static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *during, dl_error_t *err)
+{
+    struct pollfd pfd;
+    int rc;
+    if (c->cfg.tls || c->ctx->reader->pos < c->ctx->reader->len) return DL_OK;
+    pfd.fd = c->ctx->fd;
+    pfd.events = POLLIN;
+    do {
+        int64_t left_ns = deadline_ns - dl_clock_now_ns();
+        struct timespec ts;
+        if (left_ns < 0) left_ns = 0;
+        ts.tv_sec = (time_t)(left_ns / 1000000000);
+        ts.tv_nsec = (long)(left_ns % 1000000000);
+        pfd.revents = 0;
+        rc = ppoll(&pfd, 1, &ts, NULL);
+    } while (rc < 0 && errno == EINTR);
+    if (rc > 0) return DL_OK;   /* readable, or an error/close that the read reports */
+    dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
+                 c->endpoint, c->read_timeout_us / 1e6, during);
+    dl_conn_close(c);
+    return DL_ERR_TIMEOUT;
+}
+
+/* Writes what the context has buffered (hiredis writes it in redisGetReply
+ * otherwise, after which no wait can come before the read). */
+static dl_status_t flush_output(dl_conn_t *c, dl_error_t *err)
+{
+    int done = 0;
+    while (!done) {
+        errno = 0;
+        if (redisBufferWrite(c->ctx, &done) != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    }
+    return DL_OK;
+}
+
+/* Reads the next reply into out. A transport failure (fail_ctx), READONLY on a
+ * resolved (Sentinel) connection, and a reply that cannot be converted each
+ * drop the connection. */
+static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, const char *during, dl_error_t *err)
+{
+    redisReply *r = NULL;
+    dl_status_t st;
+    int saved_errno;
+
+    errno = 0;
+    if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
+        saved_errno = errno;
+        return fail_ctx(c, saved_errno, during, err);
+    }
+    if (c->resolve && is_readonly(r)) {
+        freeReplyObject(r);
+        return fail_readonly(c, err);
+    }
+    st = convert_reply(r, out);
+    freeReplyObject(r);
+    if (st != DL_OK) {
+        dl_error_set(err, st, "Redis at %s: cannot convert the reply", c->endpoint);
+        dl_conn_close(c);
+    }
+    return st;
+}
+
+/*
+ * What HELLO (no arguments: the protocol stays RESP2) says of the server:
+ * DL_CAP_NATIVE_CAD for Valkey >= 9.0. HELLO is allowed to every ACL user; an
+ * error reply (a server before 6.0) just means "nothing native".
+ */
+static unsigned caps_from_hello(const redisReply *r)
+{
+    const char *server = NULL, *version = NULL;
+    size_t i;
+    if (r->type != REDIS_REPLY_ARRAY) return DL_CAP_KNOWN;
+    for (i = 0; i + 1 < r->elements; i += 2) {
+        const redisReply *k = r->element[i], *v = r->element[i + 1];
+        if (k->type != REDIS_REPLY_STRING || v->type != REDIS_REPLY_STRING) continue;
+        if (strcmp(k->str, "server") == 0) server = v->str;
+        else if (strcmp(k->str, "version") == 0) version = v->str;
+    }
+    if (server && version && strcmp(server, "valkey") == 0 && atoi(version) >= 9) {
+        return DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    }
+    return DL_CAP_KNOWN;
+}
+
+static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
+                             int64_t extra_timeout_us, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+    size_t i;
+    dl_status_t st;
+    int saved_errno, probe;
+    int64_t deadline_ns = extra_timeout_us < 0 ? dl_clock_now_ns() - extra_timeout_us * 1000 : 0;
+
+    for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
+    /* Replies still owed are read first (the core settles before calling; this
+     * keeps the rule for any caller): they never answer this call. */
+    if (c->pending.n > 0) {
+        dl_transport_t self = dl_conn_transport(c);
+        dl_pending_settle(&self);
+    }
+    /* Inherited through fork(): closed without a byte written. Closed by the
+     * server while idle (restart, timeout): noticed here by one poll(), so the
+     * command goes out on a fresh connection instead of failing ambiguously. */
+    dl_conn_check_idle(c);
+    if (!c->ctx || c->connecting) {
+        st = conn_open(c, err);
+        if (st != DL_OK) return st;
+    }
+    if (extra_timeout_us != 0) {
+        c->read_timeout_us = extra_timeout_us > 0 ? c->cfg.timeout_us + extra_timeout_us : -extra_timeout_us;
+        redisSetTimeout(c->ctx, us_to_tv(c->read_timeout_us));
+    }
+    /* The first call on a connection asks what the server is, in the same
+     * round trip: HELLO goes first and its reply is read first. */
+    probe = c->caps == 0;
+    if (probe && redisAppendCommand(c->ctx, "HELLO") != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    for (i = 0; i < n; i++) {
+        if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
+            return fail_ctx(c, errno, "while sending", err);
+        }
+    }
+    if (deadline_ns && (st = flush_output(c, err)) != DL_OK) return st;
+    if (probe) {
+        redisReply *h = NULL;
+        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)&h) != REDIS_OK) {
+            saved_errno = errno;
+            return fail_ctx(c, saved_errno, "while reading the reply", err);
+        }
+        c->caps = caps_from_hello(h);
+        freeReplyObject(h);
+    }
+    for (i = 0; i < n; i++) {
+        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
+        st = read_reply(c, &replies[i], "while reading the reply", err);
+        if (st != DL_OK) return st;
+    }
+    if (extra_timeout_us != 0) {
+        redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
+        c->read_timeout_us = 0;
+    }
+    c->calls++;
+    return DL_OK;
+}
+
+/* Writes every command and flushes; the replies stay unread (dl_pending). */
+static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+    size_t i;
+    int done = 0;
+    dl_status_t st;
+
+    /* A parent's context is never written to. With replies owed, the socket is
+     * readable by design: the idle check (which drops a readable connection)
+     * applies only to a connection that owes nothing. */
+    if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
+    else if (c->pending.n == 0) dl_conn_check_idle(c);
+    if (!c->ctx || c->connecting) {
+        st = conn_open(c, err);
+        if (st != DL_OK) return st;
+    }
+    for (i = 0; i < n; i++) {
+        if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
+            return fail_ctx(c, errno, "while sending", err);
+        }
+    }
+    while (!done) {
+        errno = 0;
+        if (redisBufferWrite(c->ctx, &done) != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    }
+    return DL_OK;
+}
+
+/* Reads the oldest reply owed by a conn_send. */
+static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
+{
+    dl_conn_t *c = impl;
+
+    memset(reply, 0, sizeof(*reply));
+    if (!c->ctx || c->pid != dl_proc_pid()) {
+        return dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection was dropped before the reply was read",
+                            c->endpoint);
+    }
+    return read_reply(c, reply, "while reading a deferred reply", err);
+}
+
+/* Input waiting: bytes hiredis has buffered, or a readable socket (data or
+ * EOF). A connection that is gone (or another process's) answers 1 too: what
+ * it owes must be settled (as lost) before anything is written on a new one. */
+static int conn_has_input(void *impl)
+{
+    dl_conn_t *c = impl;
+    struct pollfd p;
+    if (!c->ctx || c->pid != dl_proc_pid()) return 1;
+    if (c->ctx->reader->len > c->ctx->reader->pos) return 1;
+    p.fd = c->ctx->fd;
+    p.events = POLLIN;
+    p.revents = 0;
+    return poll(&p, 1, 0) != 0;
+}
+
+static int conn_fd(void *impl)
+{
+    dl_conn_t *c = impl;
+    return (c->ctx && c->pid == dl_proc_pid()) ? c->ctx->fd : -1;
+}
+
+static void conn_caps_clear(void *impl, unsigned bits)
+{
+    ((dl_conn_t *)impl)->caps &= ~bits;
+}
+
+static unsigned conn_caps(void *impl)
+{
+    dl_conn_t *c = impl;
+    return (c->ctx && c->pid == dl_proc_pid()) ? c->caps : 0;
+}
+
+dl_transport_t dl_conn_transport(dl_conn_t *c)
+{
+    dl_transport_t t;
+    t.call = conn_call;
+    t.send = conn_send;
+    t.recv = conn_recv;
+    t.has_input = conn_has_input;
+    t.fd = conn_fd;
+    t.connect_start = conn_connect_start;
+    t.caps = conn_caps;
+    t.caps_clear = conn_caps_clear;
+    t.pending = &c->pending;
+    t.impl = c;
+    t.endpoint = c->endpoint;
+    return t;
+}
