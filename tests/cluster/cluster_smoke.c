@@ -32,8 +32,11 @@ static dl_cluster_t *open_cluster(const char *host, int port)
     memset(&cfg, 0, sizeof(cfg));
     cfg.host = strdup(host);
     cfg.port = port;
+    /* A TRYAGAIN is retried for one read timeout: the harness's migration of
+     * a slot takes a second by design (ten batches, 0.1 s apart) and longer
+     * on a loaded machine, and the loop must ride it out, not time out. */
     cfg.has_timeout = 1;
-    cfg.timeout_us = 2000000;
+    cfg.timeout_us = 5000000;
     c = dl_cluster_new(&cfg, 1, &err);
     if (!c) {
         printf("FAIL: dl_cluster_new: %s\n", err.msg);
