@@ -28,11 +28,7 @@
 #include "../base/dl_err.h"
 #include "../transport/dl_transport.h"
 #include "../base/dl_wait.h"
-
-#define DL_NAME_MAX 1024        /* bytes of a lock name */
-#define DL_PREFIX_MAX 256       /* bytes of a key prefix */
-#define DL_TOKEN_MAX 128        /* bytes of a token given to restore() */
-#define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
+#include "dl_lease.h"
 
 #define DL_WAKE_TTL_MS 2000           /* a wake token outlives the race it covers (one round trip) */
 #define DL_WAIT_BLOCK_CAP_US 2000000  /* longest single BLPOP: bounds the cost of a lost wake-up */
@@ -43,54 +39,6 @@
 #define DL_FAIR_ALIVE_MS 3000         /* a fair waiter that showed no sign of life for this long is skipped */
 #define DL_FAIR_CLAIM_MS 3000         /* a hand-over grants this much (or the ttl, if shorter) until
                                        * the woken waiter extends it: a dead waiter blocks no longer */
-
-/*
- * One lease: a key held (or wanted) under a token, with the companion keys of
- * dl_scripts.h, all derived by dl_key in the lock key's Cluster slot.
- */
-typedef struct dl_lease {
-    char *key;                /* prefix + name, binary-safe */
-    size_t key_len;
-    char *token;              /* NUL-terminated */
-    size_t token_len;
-    char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */
-    size_t fence_key_len;
-    char *wake_key;           /* W  <key>{<key>}:wake       a release's wake token */
-    size_t wake_key_len;
-    char *waiters_key;        /* Q  <key>{<key>}:waiters    default-mode waiters */
-    size_t waiters_key_len;
-    char *queue_key;          /* FQ <key>{<key>}:queue      fair queue, by arrival */
-    size_t queue_key_len;
-    char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
-    size_t alive_key_len;
-    char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
-    size_t wake_prefix_len;
-    char *my_wake_key;        /*    wake_prefix + token */
-    size_t my_wake_key_len;
-    int fencing;              /* set by the caller before acquiring: grant a fencing token */
-    int fair;                 /* set by the caller before acquiring: FIFO hand-over */
-    /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
-     * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */
-    int min_replicas;
-    int64_t replica_timeout_ms;   /* WAIT's timeout, ms (>= 1; the call's read timeout grows by it) */
-    long long fence;          /* the fencing token of this grant (0: none) */
-    int64_t ttl_ms;           /* lease length of the last grant or refresh */
-    int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl (Redlock: less the drift, dl_quorum.h) */
-    pid_t pid;                /* process that acquired (or restored) it */
-} dl_lease_t;
-
-/*
- * Allocates a lease (one malloc block, freed by dl_lease_free) for key
- * prefix+name. token NULL: a fresh random token (dl_token_generate);
- * otherwise a copy of token[0..token_len). The pid is the caller's. Returns
- * NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
- */
-dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
-                         const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err);
-void dl_lease_free(dl_lease_t *lease);
-
-/* Microseconds of client-side validity left (0 when past), by the monotonic clock. */
-int64_t dl_lease_validity_us(const dl_lease_t *lease);
 
 typedef struct dl_acquire_opts {
     int64_t wait_us;          /* 0: one attempt; else retry until this much time has passed */
@@ -175,9 +123,6 @@ typedef void (*dl_release_done_fn)(int released, dl_status_t st);
  * synchronously before this returns, and done() called. Returns DL_OK.
  */
 dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done);
-
-/* A copy of lease (one malloc block), or NULL when out of memory. */
-dl_lease_t *dl_lease_dup(const dl_lease_t *lease);
 
 /*
  * 1 when releases and refreshes of lease on t use the server's native

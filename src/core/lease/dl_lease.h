@@ -1,0 +1,74 @@
+/*
+ * dl_lease — a lease: a key held (or wanted) under an owner token for a TTL,
+ * with the companion keys its scripts use (dl_scripts.h) and what its last
+ * grant or refresh established (fencing token, validity time). The lock
+ * operations (dl_lock.h on one server, dl_quorum.h on Redlock masters,
+ * dl_target.h for any topology) act on leases; this file only makes, copies
+ * and frees them.
+ */
+#ifndef DL_LEASE_H
+#define DL_LEASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../base/dl_err.h"
+
+#define DL_NAME_MAX 1024        /* bytes of a lock name */
+#define DL_PREFIX_MAX 256       /* bytes of a key prefix */
+#define DL_TOKEN_MAX 128        /* bytes of a token given to restore() */
+#define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
+
+/*
+ * One lease: a key held (or wanted) under a token, with the companion keys of
+ * dl_scripts.h, all derived by dl_key in the lock key's Cluster slot.
+ */
+typedef struct dl_lease {
+    char *key;                /* prefix + name, binary-safe */
+    size_t key_len;
+    char *token;              /* NUL-terminated */
+    size_t token_len;
+    char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */
+    size_t fence_key_len;
+    char *wake_key;           /* W  <key>{<key>}:wake       a release's wake token */
+    size_t wake_key_len;
+    char *waiters_key;        /* Q  <key>{<key>}:waiters    default-mode waiters */
+    size_t waiters_key_len;
+    char *queue_key;          /* FQ <key>{<key>}:queue      fair queue, by arrival */
+    size_t queue_key_len;
+    char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
+    size_t alive_key_len;
+    char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
+    size_t wake_prefix_len;
+    char *my_wake_key;        /*    wake_prefix + token */
+    size_t my_wake_key_len;
+    int fencing;              /* set by the caller before acquiring: grant a fencing token */
+    int fair;                 /* set by the caller before acquiring: FIFO hand-over */
+    /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
+     * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */
+    int min_replicas;
+    int64_t replica_timeout_ms;   /* WAIT's timeout, ms (>= 1; the call's read timeout grows by it) */
+    long long fence;          /* the fencing token of this grant (0: none) */
+    int64_t ttl_ms;           /* lease length of the last grant or refresh */
+    int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl (Redlock: less the drift, dl_quorum.h) */
+    pid_t pid;                /* process that acquired (or restored) it */
+} dl_lease_t;
+
+/*
+ * Allocates a lease (one malloc block, freed by dl_lease_free) for key
+ * prefix+name. token NULL: a fresh random token (dl_token_generate);
+ * otherwise a copy of token[0..token_len). The pid is the caller's. Returns
+ * NULL with err set (DL_ERR_NOMEM or DL_ERR_RANDOM).
+ */
+dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name, size_t name_len,
+                         const char *token, size_t token_len, int64_t ttl_ms, dl_error_t *err);
+void dl_lease_free(dl_lease_t *lease);
+
+/* Microseconds of client-side validity left (0 when past), by the monotonic clock. */
+int64_t dl_lease_validity_us(const dl_lease_t *lease);
+
+/* A copy of lease (one malloc block), or NULL when out of memory. */
+dl_lease_t *dl_lease_dup(const dl_lease_t *lease);
+
+#endif
