@@ -27,6 +27,7 @@
 #include "dl_conn.h"
 #include "dl_lock.h"
 #include "dl_scripts.h"
+#include "dl_script.h"
 #include "dl_token.h"
 
 #define SECRET "s3cr3t-PW-unit"
@@ -505,6 +506,12 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA},
         {DL_SCRIPT_UNDO, DL_SCRIPT_UNDO_SHA},
         {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA},
+        {DL_SCRIPT_SEM_ACQUIRE, DL_SCRIPT_SEM_ACQUIRE_SHA},
+        {DL_SCRIPT_SEM_RELEASE, DL_SCRIPT_SEM_RELEASE_SHA},
+        {DL_SCRIPT_SEM_CANCEL, DL_SCRIPT_SEM_CANCEL_SHA},
+        {DL_SCRIPT_SEM_REFRESH, DL_SCRIPT_SEM_REFRESH_SHA},
+        {DL_SCRIPT_SEM_STATUS, DL_SCRIPT_SEM_STATUS_SHA},
+        {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAGE_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -524,7 +531,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 9);
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 15);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 
@@ -811,7 +818,7 @@ static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, s
 {
     dl_transport_t t = dl_conn_transport(c);
     const char *argv[8 + 8];
-    size_t len[8 + 8];
+    size_t len[9 + 8];
     char mywake[8][256];
     dl_cmd_t one;
     dl_reply_t r;
@@ -825,6 +832,7 @@ static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, s
     argv[n] = l->waiters_key; len[n++] = l->waiters_key_len;
     argv[n] = l->queue_key; len[n++] = l->queue_key_len;
     argv[n] = l->alive_key; len[n++] = l->alive_key_len;
+    argv[n] = l->permits_key; len[n++] = l->permits_key_len;
     for (i = 0; i < ntokens && i < 8; i++) {
         len[n] = (size_t)snprintf(mywake[i], sizeof(mywake[i]), "%.*s%s", (int)l->wake_prefix_len, l->wake_prefix,
                                   tokens[i]);
@@ -893,6 +901,7 @@ typedef struct {
     const char *name;
     int64_t wait_us;
     int fair;
+    long long permits, limit;   /* > 0: a semaphore lease of `permits` of `limit` */
     dl_status_t st;
     dl_acquire_result_t res;
     int64_t done_ns;
@@ -919,6 +928,11 @@ static void *waiter_main(void *arg)
         return NULL;
     }
     l->fair = w->fair;
+    if (w->permits > 0) {
+        l->kind = DL_LEASE_PERMITS;
+        l->permits = w->permits;
+        l->limit = w->limit;
+    }
     memcpy(w->token, l->token, DL_TOKEN_HEX_LEN + 1);
     w->st = dl_lock_acquire(&t, l, &o, &w->res, &err);
     w->done_ns = dl_clock_now_ns();
@@ -1255,6 +1269,220 @@ static void test_fair_dead_waiter_skipped(void **state)
     dl_conn_free(c);
 }
 
+/* ---- the counting semaphore (DL_LEASE_PERMITS) ---- */
+
+static dl_lease_t *sem_lease(const char *name, long long permits, long long limit, int64_t ttl_ms)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("unit:", 5, name, strlen(name), NULL, 0, ttl_ms, &err);
+    assert_non_null(l);
+    l->kind = DL_LEASE_PERMITS;
+    l->permits = permits;
+    l->limit = limit;
+    return l;
+}
+
+static int sem_try(const dl_transport_t *t, dl_lease_t *l)
+{
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    memset(&o, 0, sizeof(o));
+    if (dl_lock_acquire(t, l, &o, &res, &err) != DL_OK) fail_msg("semaphore acquire: %s", err.msg);
+    return res.acquired;
+}
+
+/* {live holders, permits held} by the usage script. */
+static void sem_usage(const dl_transport_t *t, const dl_lease_t *l, long long *holders, long long *used)
+{
+    dl_reply_t r;
+    dl_error_t err;
+    assert_int_equal(dl_script_run(t, &DL_SEM_USAGE_SCRIPT, l, 0, 0, 0, DL_RETRY_NEVER, &r, &err), DL_OK);
+    assert_int_equal(r.type, DL_REPLY_ARRAY);
+    assert_int_equal(r.elements, 2);
+    *holders = r.element[0].integer;
+    *used = r.element[1].integer;
+    dl_reply_free(&r);
+}
+
+/* Permits add up to the limit, each holder with its own lease; a release frees
+ * exactly its permits; status/refresh/release act on one holder only; an idle
+ * semaphore leaves no key behind. */
+static void test_semaphore_permits_real(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *a, *b, *d, *e;
+    dl_error_t err;
+    long long holders, used;
+    int64_t pttl;
+    int released, extended;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    a = sem_lease("sem1", 2, 3, 10000);
+    b = sem_lease("sem1", 2, 3, 10000);
+    d = sem_lease("sem1", 1, 3, 10000);
+    e = sem_lease("sem1", 4, 3, 10000);
+    wipe(c, a, NULL, 0);
+
+    assert_int_equal(sem_try(&t, a), 1);
+    assert_int_equal(sem_try(&t, b), 0);   /* 2 + 2 > 3 */
+    assert_int_equal(sem_try(&t, d), 1);   /* 2 + 1 = 3 */
+    sem_usage(&t, a, &holders, &used);
+    assert_int_equal(holders, 2);
+    assert_int_equal(used, 3);
+    {
+        dl_acquire_opts_t o;
+        dl_acquire_result_t res;
+        memset(&o, 0, sizeof(o));
+        assert_int_equal(dl_lock_acquire(&t, e, &o, &res, &err), DL_ERR_ARG);   /* more than the limit */
+    }
+    assert_int_equal(dl_lock_status(&t, a, &pttl, &err), DL_OK);
+    assert_true(pttl > 9000 && pttl <= 10000);
+    assert_int_equal(dl_lock_status(&t, b, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, -1);            /* b holds nothing */
+    assert_int_equal(dl_lock_refresh(&t, d, 20000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 1);
+    assert_int_equal(dl_lock_status(&t, d, &pttl, &err), DL_OK);
+    assert_true(pttl > 19000);
+    assert_int_equal(dl_lock_refresh(&t, b, 20000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 0);
+
+    assert_int_equal(dl_lock_release(&t, a, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(dl_lock_release(&t, a, &released, &err), DL_OK);
+    assert_int_equal(released, 0);         /* twice: nothing of ours is left */
+    assert_int_equal(sem_try(&t, b), 1);   /* a's 2 permits are free */
+    sem_usage(&t, a, &holders, &used);
+    assert_int_equal(holders, 2);
+    assert_int_equal(used, 3);
+    assert_int_equal(dl_lock_release(&t, b, &released, &err), DL_OK);
+    assert_int_equal(dl_lock_release(&t, d, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, a, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(a);
+    dl_lease_free(b);
+    dl_lease_free(d);
+    dl_lease_free(e);
+    dl_conn_free(c);
+}
+
+/* A holder that dies (never releases) returns its permits when its lease ends:
+ * a waiter gets them then, not later (it blocks until the earliest lease end). */
+static void test_semaphore_dead_holder_returns_permits(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *dead, *w;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    dead = sem_lease("sem2", 1, 1, 400);
+    w = sem_lease("sem2", 1, 1, 10000);
+    wipe(c, dead, NULL, 0);
+    assert_int_equal(sem_try(&t, dead), 1);
+    memset(&o, 0, sizeof(o));
+    o.wait_us = 5000000;
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    assert_int_equal(dl_lock_acquire(&t, w, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    print_message("semaphore: a dead holder's permit (400 ms lease) served a waiter after %.3f s\n",
+                  res.waited_us / 1e6);
+    /* At its lease end (the waiter started right after the grant), well before a 2 s block cap. */
+    assert_true(res.waited_us >= 300000 && res.waited_us < 1500000);
+    assert_int_equal(dl_lock_release(&t, w, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    dl_lease_free(dead);
+    dl_lease_free(w);
+    dl_conn_free(c);
+}
+
+/* A waiter blocked on a full semaphore wakes on a release (about one round
+ * trip), not at the holder's lease end; a waiter that gives up leaves nothing. */
+static void test_semaphore_waiter_woken_by_release(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *h1, *h2, *late;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    waiter_t w;
+    pthread_t th;
+    int64_t rel_ns, lat_ns;
+    int released;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    h1 = sem_lease("sem3", 1, 2, 10000);
+    h2 = sem_lease("sem3", 1, 2, 10000);
+    late = sem_lease("sem3", 1, 2, 10000);
+    wipe(c, h1, NULL, 0);
+    assert_int_equal(sem_try(&t, h1), 1);
+    assert_int_equal(sem_try(&t, h2), 1);
+
+    memset(&w, 0, sizeof(w));
+    w.name = "sem3";
+    w.wait_us = 5000000;
+    w.permits = 1;
+    w.limit = 2;
+    assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+    wait_zcard(c, h1->waiters_key, 1);
+    dl_clock_sleep_us(100000);
+    rel_ns = dl_clock_now_ns();
+    assert_int_equal(dl_lock_release(&t, h1, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    if (w.st != DL_OK) fail_msg("waiter: %s: %s", dl_status_name(w.st), w.msg);
+    assert_int_equal(w.res.acquired, 1);
+    lat_ns = w.done_ns - rel_ns;
+    print_message("semaphore wake-up latency after release: %.3f ms (%u attempts)\n", lat_ns / 1e6, w.res.attempts);
+    assert_true(lat_ns < 50000000);
+    assert_int_equal(w.res.attempts, 2);   /* the script (then BLPOP), the script that gets it: no polling */
+
+    /* Full again (h2 and the waiter): a short wait gives up and leaves no waiter entry or wake list. */
+    memset(&o, 0, sizeof(o));
+    o.wait_us = 200000;
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    assert_int_equal(dl_lock_acquire(&t, late, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", h1->waiters_key, NULL), 0);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", h1->wake_key, NULL), 0);
+    {
+        /* The waiter's lease (its token) and h2: releasing both leaves nothing. */
+        dl_lease_t *lw = sem_lease("sem3", 1, 2, 10000);
+        dl_lease_t *tmp = dl_lease_new("unit:", 5, "sem3", 4, w.token, DL_TOKEN_HEX_LEN, 10000, &err);
+        assert_non_null(tmp);
+        tmp->kind = DL_LEASE_PERMITS;
+        tmp->permits = 1;
+        tmp->limit = 2;
+        assert_int_equal(dl_lock_release(&t, tmp, &released, &err), DL_OK);
+        assert_int_equal(released, 1);
+        dl_lease_free(tmp);
+        dl_lease_free(lw);
+    }
+    assert_int_equal(dl_lock_release(&t, h2, &released, &err), DL_OK);
+    keys_of(c, h1, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(h1);
+    dl_lease_free(h2);
+    dl_lease_free(late);
+    dl_conn_free(c);
+}
+
 int main(void)
 {
     const char *p = getenv("DISTLOCK_TEST_REDIS_PORT");
@@ -1278,6 +1506,9 @@ int main(void)
         cmocka_unit_test(test_waiter_timeout_leaves_nothing),
         cmocka_unit_test(test_fair_fifo_order),
         cmocka_unit_test(test_fair_dead_waiter_skipped),
+        cmocka_unit_test(test_semaphore_permits_real),
+        cmocka_unit_test(test_semaphore_dead_holder_returns_permits),
+        cmocka_unit_test(test_semaphore_waiter_woken_by_release),
     };
     port = p && *p ? atoi(p) : 0;
     if (!port) {

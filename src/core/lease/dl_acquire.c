@@ -69,7 +69,7 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acqu
 static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int waiting, int *acquired,
                               int64_t *holder_pttl_ms, dl_error_t *err)
 {
-    const dl_script_t *s = lease->fair ? &DL_FAIR_ACQUIRE_SCRIPT : &DL_ACQUIRE_SCRIPT;
+    const dl_script_t *s = dl_primitive_of(lease)->acquire;
     dl_reply_t r, wait_r;
     dl_status_t st;
     memset(&wait_r, 0, sizeof(wait_r));
@@ -190,13 +190,20 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
      * most locks are free. Only a name found taken needs the script, which also
      * registers the waiter. Fencing needs the script's INCR, and fair mode its
      * queue (a newcomer never passes queued waiters), from the first attempt. */
-    int by_script = lease->fencing || lease->fair;
+    const dl_primitive_t *prim = dl_primitive_of(lease);
+    int by_script = lease->fencing || !prim->plain;
     int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
     int can_block = 1;
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
 
     memset(res, 0, sizeof(*res));
+    if (lease->kind == DL_LEASE_PERMITS &&
+        (lease->fair || lease->fencing || lease->limit < 1 || lease->limit > DL_PERMITS_MAX || lease->permits < 1 ||
+         lease->permits > lease->limit)) {
+        return dl_error_set(err, DL_ERR_ARG, "a semaphore lease takes 1..limit permits of a limit of 1..%lld, "
+                                             "without fair mode or fencing", DL_PERMITS_MAX);
+    }
     for (;;) {
         int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
         int acquired = 0;
@@ -209,7 +216,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             if (dl_status_is_transport_failure(st)) {
                 /* Ambiguous: the grant may have happened. Undo it with the same token,
                  * by EVAL (the script cache may be empty after a restart or failover). */
-                run_quietly(t, lease->fair ? &DL_FAIR_CANCEL_SCRIPT : &DL_RELEASE_SCRIPT, lease, 1);
+                run_quietly(t, prim->undo, lease, 1);
             }
             break;
         }
@@ -222,7 +229,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         res->contended++;
         remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
         if (remaining_us <= 0 || (opts->interrupted && opts->interrupted(opts->interrupt_arg))) {
-            if (registered) run_quietly(t, dl_script_cancel_for(lease), lease, 0);  /* leave nothing behind */
+            if (registered) run_quietly(t, prim->cancel, lease, 0);  /* leave nothing behind */
             if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
             break;
         }
@@ -253,7 +260,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * attempt could see; give up. The cancel passes on a wake-up or a
                  * hand-over that came as we left. */
                 if (!popped && (abandoned || block_us >= remaining_us)) {
-                    run_quietly(t, dl_script_cancel_for(lease), lease, 0);
+                    run_quietly(t, prim->cancel, lease, 0);
                     break;
                 }
                 continue;
@@ -261,7 +268,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             if (st != DL_ERR_SERVER) {
                 /* The connection broke while blocked: a wake-up or a fair hand-over
                  * may have been lost with it; the cancel passes it on. */
-                run_quietly(t, dl_script_cancel_for(lease), lease, 1);
+                run_quietly(t, prim->cancel, lease, 1);
                 break;
             }
             can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */

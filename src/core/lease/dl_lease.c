@@ -14,7 +14,8 @@
 
 /* Suffixes of the companion keys (dl_scripts.h), in block order. */
 static const struct { const char *s; size_t len; } suffixes[] = {
-    {":fence", 6}, {":wake", 5}, {":waiters", 8}, {":queue", 6}, {":alive", 6}, {":wake:", 6},
+    {":fence", 6}, {":wake", 5}, {":waiters", 8}, {":queue", 6}, {":alive", 6}, {":permits", 8},
+    {":wake:", 6},   /* last: a fair waiter's own wake key is this + its token */
 };
 #define NSUFFIXES (sizeof(suffixes) / sizeof(suffixes[0]))
 
@@ -60,7 +61,8 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     slots[2] = &l->waiters_key; lens[2] = &l->waiters_key_len;
     slots[3] = &l->queue_key; lens[3] = &l->queue_key_len;
     slots[4] = &l->alive_key; lens[4] = &l->alive_key_len;
-    slots[5] = &l->wake_prefix; lens[5] = &l->wake_prefix_len;
+    slots[5] = &l->permits_key; lens[5] = &l->permits_key_len;
+    slots[6] = &l->wake_prefix; lens[6] = &l->wake_prefix_len;
     /* Every derived key is one base (the key with its hash tag) followed by
      * its suffix: the base is derived once and copied (deriving it can cost a
      * tag search, dl_key.h). */
@@ -103,6 +105,9 @@ dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
     dl_error_t err;
     dl_lease_t *l = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, &err);
     if (!l) return NULL;
+    l->kind = lease->kind;
+    l->permits = lease->permits;
+    l->limit = lease->limit;
     l->fencing = lease->fencing;
     l->fair = lease->fair;
     l->min_replicas = lease->min_replicas;

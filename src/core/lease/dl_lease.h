@@ -21,6 +21,20 @@
 #define DL_TTL_MAX_MS 1000000000000LL  /* 1e9 s: far below Redis's PX limit */
 
 /*
+ * What a lease holds (the primitive; its scripts: dl_script.h, dl_primitive_of):
+ *   DL_LEASE_EXCLUSIVE  the name itself: K is a string holding the owner token
+ *                       (a mutex; fair mode and fencing are options of it)
+ *   DL_LEASE_PERMITS    `permits` of the name's `limit` permits (a counting
+ *                       semaphore): K is a ZSET owner token -> lease end (server
+ *                       ms) and P a HASH owner token -> permits held, so every
+ *                       holder has its own lease and a dead holder's permits
+ *                       come back when its lease ends
+ */
+typedef enum { DL_LEASE_EXCLUSIVE = 0, DL_LEASE_PERMITS } dl_lease_kind_t;
+
+#define DL_PERMITS_MAX 1000000000LL   /* a semaphore's limit, and the permits of one lease */
+
+/*
  * One lease: a key held (or wanted) under a token, with the companion keys of
  * dl_scripts.h, all derived by dl_key in the lock key's Cluster slot.
  */
@@ -39,12 +53,17 @@ typedef struct dl_lease {
     size_t queue_key_len;
     char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
     size_t alive_key_len;
+    char *permits_key;        /* P  <key>{<key>}:permits    a semaphore's permits per holder */
+    size_t permits_key_len;
     char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
     size_t wake_prefix_len;
     char *my_wake_key;        /*    wake_prefix + token */
     size_t my_wake_key_len;
-    int fencing;              /* set by the caller before acquiring: grant a fencing token */
-    int fair;                 /* set by the caller before acquiring: FIFO hand-over */
+    dl_lease_kind_t kind;     /* set by the caller before acquiring (dl_lease_new: EXCLUSIVE) */
+    long long permits;        /* PERMITS: permits this lease takes (1..limit) */
+    long long limit;          /* PERMITS: the name's number of permits, as this caller sees it (1..DL_PERMITS_MAX) */
+    int fencing;              /* set by the caller before acquiring: grant a fencing token (EXCLUSIVE only) */
+    int fair;                 /* set by the caller before acquiring: FIFO hand-over (EXCLUSIVE only) */
     /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
      * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */
     int min_replicas;

@@ -16,7 +16,7 @@
 
 int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
 {
-    return !lease->fair && t->caps && (t->caps(t->impl) & DL_CAP_NATIVE_CAD);
+    return dl_primitive_of(lease)->plain && t->caps && (t->caps(t->impl) & DL_CAP_NATIVE_CAD);
 }
 
 /*
@@ -181,8 +181,7 @@ dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *
 
 static const dl_script_t *refresh_for(const dl_lease_t *lease)
 {
-    (void)lease;
-    return &DL_REFRESH_SCRIPT;
+    return dl_primitive_of(lease)->refresh;
 }
 
 /* SET K token IFEQ token PX ttl: the native compare-and-refresh (OK, or nil when not ours). */
@@ -302,11 +301,11 @@ static dl_status_t refresh_replicated(const dl_transport_t *t, dl_lease_t *lease
         st = dl_call_timed(t, 2, cmds, rep, DL_RETRY_ANY, dl_replicas_extra_us(lease), err);
         if (st == DL_OK) st = native_refresh_result(t, &rep[0], &ext, err);
     } else {
-        st = dl_script_run_then(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, 0, DL_RETRY_ANY, &wait_cmd,
+        st = dl_script_run_then(t, refresh_for(lease), lease, ttl_ms, 0, DL_RETRY_ANY, &wait_cmd,
                                 dl_replicas_extra_us(lease), &rep[0], &rep[1], err);
         if (st == DL_OK) {
             if (rep[0].type == DL_REPLY_INTEGER) ext = rep[0].integer == 1;
-            else st = dl_unexpected(t, DL_REFRESH_SCRIPT.what, err);
+            else st = dl_unexpected(t, refresh_for(lease)->what, err);
         }
     }
     /* Not ours any more: nothing was written, so what WAIT says does not matter. */
@@ -337,7 +336,7 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
         dl_reply_free(&rep);
         r = ext;
     } else {
-        st = dl_script_run_int(t, &DL_REFRESH_SCRIPT, lease, ttl_ms, DL_RETRY_ANY, &r, err);
+        st = dl_script_run_int(t, refresh_for(lease), lease, ttl_ms, DL_RETRY_ANY, &r, err);
     }
     *extended = st == DL_OK && r == 1;
     if (*extended) {
@@ -350,7 +349,7 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
 {
     long long r = -3;
-    dl_status_t st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &r, err);
+    dl_status_t st = dl_script_run_int(t, dl_primitive_of(lease)->status, lease, 0, DL_RETRY_ON_DROP, &r, err);
     *pttl_ms = (st == DL_OK && r >= 0) ? r : -1;
     return st;
 }

@@ -128,7 +128,8 @@ dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *
  * 1 when releases and refreshes of lease on t use the server's native
  * compare-and-delete / compare-and-refresh (DELIFEQ, SET ... IFEQ: Valkey >=
  * 9.0, learned by the connection's first call) instead of a script. Fair mode
- * keeps its scripts (the hand-over is part of the release).
+ * keeps its scripts (the hand-over is part of the release), and so does the
+ * semaphore (dl_primitive_t.plain).
  */
 int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease);
 

@@ -21,14 +21,35 @@ const dl_script_t DL_STATUS_SCRIPT = {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, "t
 const dl_script_t DL_UNDO_SCRIPT = {DL_SCRIPT_UNDO, DL_SCRIPT_UNDO_SHA, "the undo script", DL_SHAPE_STATUS};
 const dl_script_t DL_WAKE_SCRIPT = {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, "the wake script", DL_SHAPE_WAKE};
 
-const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
+static const dl_script_t SEM_ACQUIRE = {DL_SCRIPT_SEM_ACQUIRE, DL_SCRIPT_SEM_ACQUIRE_SHA, "the semaphore acquire script",
+                                        DL_SHAPE_SEM_ACQUIRE};
+static const dl_script_t SEM_RELEASE = {DL_SCRIPT_SEM_RELEASE, DL_SCRIPT_SEM_RELEASE_SHA, "the semaphore release script",
+                                        DL_SHAPE_SEM_RELEASE};
+static const dl_script_t SEM_CANCEL = {DL_SCRIPT_SEM_CANCEL, DL_SCRIPT_SEM_CANCEL_SHA, "the semaphore cancel script",
+                                       DL_SHAPE_CANCEL};
+static const dl_script_t SEM_REFRESH = {DL_SCRIPT_SEM_REFRESH, DL_SCRIPT_SEM_REFRESH_SHA, "the semaphore refresh script",
+                                        DL_SHAPE_SEM_REFRESH};
+static const dl_script_t SEM_STATUS = {DL_SCRIPT_SEM_STATUS, DL_SCRIPT_SEM_STATUS_SHA, "the semaphore status script",
+                                       DL_SHAPE_STATUS};
+const dl_script_t DL_SEM_USAGE_SCRIPT = {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAGE_SHA, "the semaphore usage script",
+                                         DL_SHAPE_SEM_USAGE};
+
+static const dl_primitive_t EXCLUSIVE = {"exclusive", &DL_ACQUIRE_SCRIPT, &DL_RELEASE_SCRIPT, &DL_CANCEL_SCRIPT,
+                                         &DL_RELEASE_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, 1};
+static const dl_primitive_t FAIR = {"fair", &DL_FAIR_ACQUIRE_SCRIPT, &DL_FAIR_RELEASE_SCRIPT, &DL_FAIR_CANCEL_SCRIPT,
+                                    &DL_FAIR_CANCEL_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, 0};
+static const dl_primitive_t PERMITS = {"permits", &SEM_ACQUIRE, &SEM_RELEASE, &SEM_CANCEL, &SEM_RELEASE, &SEM_REFRESH,
+                                       &SEM_STATUS, 0};
+
+const dl_primitive_t *dl_primitive_of(const dl_lease_t *lease)
 {
-    return lease->fair ? &DL_FAIR_RELEASE_SCRIPT : &DL_RELEASE_SCRIPT;
+    if (lease->kind == DL_LEASE_PERMITS) return &PERMITS;
+    return lease->fair ? &FAIR : &EXCLUSIVE;
 }
 
-const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease)
+const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
 {
-    return lease->fair ? &DL_FAIR_CANCEL_SCRIPT : &DL_CANCEL_SCRIPT;
+    return dl_primitive_of(lease)->release;
 }
 
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err)
@@ -99,7 +120,7 @@ static void add_num(script_call_t *sc, long long v)
 
 static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
 {
-    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2"};
+    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2", "3", "4", "2", "2"};
     sc->argc = 0;
     sc->nums = 0;
     add(sc, "EVALSHA", 7);
@@ -140,6 +161,27 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, ttl_ms);
         add(sc, l->fencing ? "1" : "0", 1);
         add_num(sc, waiting ? DL_FAIR_ALIVE_MS : 0);
+        break;
+    case DL_SHAPE_SEM_ACQUIRE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key); ADD_KEY(sc, l, waiters_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, ttl_ms);
+        add_num(sc, l->permits);
+        add_num(sc, l->limit);
+        add_num(sc, waiting ? DL_WAITERS_TTL_MS : 0);
+        break;
+    case DL_SHAPE_SEM_RELEASE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, permits_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, DL_WAKE_TTL_MS);
+        break;
+    case DL_SHAPE_SEM_REFRESH:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, ttl_ms);
+        break;
+    case DL_SHAPE_SEM_USAGE:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);
         break;
     case DL_SHAPE_FAIR_RELEASE:
     case DL_SHAPE_FAIR_CANCEL:

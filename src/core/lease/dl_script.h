@@ -35,7 +35,11 @@ typedef enum {
     DL_SHAPE_FAIR_ACQUIRE,  /* K F FQ FA MYWAKE; token, ttl, fence, liveness window */
     DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
     DL_SHAPE_FAIR_CANCEL,   /* the fair release script in "cancel" mode */
-    DL_SHAPE_WAKE           /* Q W; wake TTL */
+    DL_SHAPE_WAKE,          /* Q W; wake TTL */
+    DL_SHAPE_SEM_ACQUIRE,   /* K P Q; token, ttl, permits, limit, waiter window */
+    DL_SHAPE_SEM_RELEASE,   /* K W Q P; token, wake TTL */
+    DL_SHAPE_SEM_REFRESH,   /* K P; token, ttl */
+    DL_SHAPE_SEM_USAGE      /* K P */
 } dl_shape_t;
 
 typedef struct dl_script {
@@ -46,7 +50,32 @@ typedef struct dl_script {
 } dl_script_t;
 
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
-    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT;
+    DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT,
+    DL_SEM_USAGE_SCRIPT;
+
+/*
+ * A primitive: what a lease holds, as the scripts that act on it. The
+ * one-server operations (dl_lock, dl_acquire) run whichever primitive the
+ * lease names; a primitive adds its scripts here, not its own loop.
+ *   exclusive   the mutex (default mode)
+ *   fair        the mutex with a FIFO queue and direct hand-over
+ *   permits     the counting semaphore (dl_lease.h: DL_LEASE_PERMITS)
+ */
+typedef struct dl_primitive {
+    const char *name;
+    const dl_script_t *acquire;   /* {1, fence} granted; {0, ms until a holder's lease ends} not */
+    const dl_script_t *release;   /* 1 released, 0 another owner's, -1 nothing of ours (gone) */
+    const dl_script_t *cancel;    /* a waiter leaves (passing on a wake-up it may have taken) */
+    const dl_script_t *undo;      /* the undo of an ambiguous acquire (run by EVAL) */
+    const dl_script_t *refresh;   /* 1 extended, 0 not ours */
+    const dl_script_t *status;    /* ms left if ours, -3 if not */
+    int plain;                    /* K is a plain string under the token, and nothing else needs doing:
+                                   * a SET NX PX may take it, and the server's native compare-and-
+                                   * delete and compare-and-refresh (dl_lock_native) act on it */
+} dl_primitive_t;
+
+/* The primitive of the lease: its kind and, for the mutex, fair mode. */
+const dl_primitive_t *dl_primitive_of(const dl_lease_t *lease);
 
 /* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
 typedef struct dl_script_call {
@@ -66,9 +95,8 @@ typedef struct dl_script_call {
 dl_cmd_t dl_script_command(dl_script_call_t *sc, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
                            int waiting, int eval);
 
-/* The release (or cancel) script for the lease's mode. */
+/* The release script of the lease's primitive (dl_primitive_of(lease)->release). */
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease);
-const dl_script_t *dl_script_cancel_for(const dl_lease_t *lease);
 
 /* One transport call, sent once more on a fresh connection as retry allows. */
 dl_status_t dl_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies, dl_retry_t retry,

@@ -186,6 +186,125 @@
     "redis.call('PEXPIRE', KEYS[2], ARGV[1]) " \
     "return 1"
 
+/*
+ * ---- the counting semaphore (DL_LEASE_PERMITS) ----
+ *
+ * K is a ZSET owner token -> lease end (server ms), P a HASH owner token ->
+ * permits held; W and Q are the wake list and the waiters as for the mutex.
+ * Expired holders are dropped (their permits freed) by the next acquire: a
+ * waiter blocks no longer than the earliest lease end (+1 ms), so a dead
+ * holder's permits serve a waiter when its lease ends, never later. K and P
+ * expire with the longest lease, so an idle semaphore leaves nothing behind.
+ */
+
+/* Lua: drop the holders whose lease ended (K, P); used by the acquire. */
+#define DL_LUA_SEM_PRUNE \
+    "local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now) " \
+    "for _, g in ipairs(gone) do redis.call('HDEL', KEYS[2], g) end " \
+    "if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end "
+
+/* Lua: K and P live as long as the longest lease. */
+#define DL_LUA_SEM_KEEP \
+    "local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2] " \
+    "if last then local keep = tonumber(last) - now + 1 " \
+        "redis.call('PEXPIRE', KEYS[1], keep) redis.call('PEXPIRE', KEYS[2], keep) end "
+
+/*
+ * Semaphore acquire. KEYS K P Q; ARGV token, ttl ms, permits, limit, waiter
+ * window ms ("0": not waiting). Granted when the live holders' permits plus
+ * ours fit the limit: returns {1, 0}. Else, when waiting, enters Q as a
+ * mutex waiter does, and returns {0, ms until the earliest lease ends} (-1:
+ * no holder, the limit is below our permits).
+ */
+#define DL_SCRIPT_SEM_ACQUIRE \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    DL_LUA_SEM_PRUNE \
+    "local used = 0 " \
+    "for _, v in ipairs(redis.call('HVALS', KEYS[2])) do used = used + tonumber(v) end " \
+    "if used + tonumber(ARGV[3]) <= tonumber(ARGV[4]) then " \
+        "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) " \
+        "redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) " \
+        DL_LUA_SEM_KEEP \
+        "if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) end " \
+        "return {1, 0} " \
+    "end " \
+    "if ARGV[5] ~= '0' then " \
+        "local w = tonumber(ARGV[5]) " \
+        "redis.call('ZADD', KEYS[3], now + w, ARGV[1]) " \
+        "if redis.call('PTTL', KEYS[3]) < w then redis.call('PEXPIRE', KEYS[3], w) end " \
+    "end " \
+    "local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] " \
+    "if first then return {0, tonumber(first) - now} end " \
+    "return {0, -1}"
+
+/*
+ * Semaphore release. KEYS K W Q P; ARGV token, wake list TTL ms. Returns 1
+ * when our lease was live and is gone now, -1 when we held nothing (never
+ * granted, released already, or its lease ended: its permits were free from
+ * then on). Wakes as many live waiters as permits it frees: one wake token
+ * each on W, which holds at most one per live waiter.
+ */
+#define DL_SCRIPT_SEM_RELEASE \
+    "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
+    "if not s then return -1 end " \
+    "local k = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '1') " \
+    "redis.call('ZREM', KEYS[1], ARGV[1]) redis.call('HDEL', KEYS[4], ARGV[1]) " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "if tonumber(s) <= now then return -1 end " \
+    "if redis.call('EXISTS', KEYS[3]) == 1 then " \
+        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) " \
+        "local n = math.min(redis.call('ZCARD', KEYS[3]), k) " \
+        "if n > 0 then " \
+            "for i = 1, n do redis.call('RPUSH', KEYS[2], '1') end " \
+            "redis.call('LTRIM', KEYS[2], 0, redis.call('ZCARD', KEYS[3]) - 1) " \
+            "redis.call('PEXPIRE', KEYS[2], ARGV[2]) " \
+        "end " \
+    "end " \
+    "return 1"
+
+/*
+ * A semaphore waiter gives up. KEYS K Q W; ARGV token, wake list TTL ms. The
+ * last one out removes W. While others still wait it pushes one wake token
+ * (passing on one its BLPOP may have taken as it left: see DL_SCRIPT_CANCEL;
+ * a spare one costs a waiter one attempt). Returns 1 when it pushed one.
+ */
+#define DL_SCRIPT_SEM_CANCEL \
+    "redis.call('ZREM', KEYS[2], ARGV[1]) " \
+    "local t = redis.call('TIME') " \
+    "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', " DL_LUA_NOW_MS ") " \
+    "local n = redis.call('ZCARD', KEYS[2]) " \
+    "if n == 0 then redis.call('DEL', KEYS[3]) return 0 end " \
+    "redis.call('RPUSH', KEYS[3], '1') redis.call('LTRIM', KEYS[3], 0, n - 1) " \
+    "redis.call('PEXPIRE', KEYS[3], ARGV[2]) " \
+    "return 1"
+
+/* Semaphore refresh. KEYS K P; ARGV token, ttl ms. 1 when our lease was live and now ends ttl ms from now, else 0. */
+#define DL_SCRIPT_SEM_REFRESH \
+    "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "if not s or tonumber(s) <= now then return 0 end " \
+    "redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1]) " \
+    DL_LUA_SEM_KEEP \
+    "return 1"
+
+/* Semaphore status. KEYS K; ARGV token. The ms left of our lease if live, -3 if not (as DL_SCRIPT_STATUS). */
+#define DL_SCRIPT_SEM_STATUS \
+    "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
+    "if not s then return -3 end " \
+    "local t = redis.call('TIME') local left = tonumber(s) - (" DL_LUA_NOW_MS ") " \
+    "if left <= 0 then return -3 end return left"
+
+/*
+ * Semaphore usage, read only. KEYS K P. Returns {live holders, permits they
+ * hold} (holders whose lease ended are not counted, though not yet dropped).
+ */
+#define DL_SCRIPT_SEM_USAGE \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf') " \
+    "local used = 0 " \
+    "for _, h in ipairs(live) do used = used + tonumber(redis.call('HGET', KEYS[2], h) or '0') end " \
+    "return {#live, used}"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
 #define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
@@ -196,5 +315,11 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "bf89d9da9a8cb4c51ee61c66f913c1d526a046f7"
+#define DL_SCRIPT_SEM_RELEASE_SHA "d637f3e339536d63d2aa62995b40f61def2c3102"
+#define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
+#define DL_SCRIPT_SEM_REFRESH_SHA "f9c2d0a5fe341002dee14ffe3d6a90f2debd6b00"
+#define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
+#define DL_SCRIPT_SEM_USAGE_SHA "23d862401154cc9bb9a5ee3aa6041dad14ecd30c"
 
 #endif
