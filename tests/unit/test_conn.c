@@ -27,6 +27,7 @@
 #include "dl_conn.h"
 #include "dl_lock.h"
 #include "dl_scripts.h"
+#include "dl_rwlock.h"
 #include "dl_script.h"
 #include "dl_token.h"
 
@@ -512,6 +513,16 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_SEM_REFRESH, DL_SCRIPT_SEM_REFRESH_SHA},
         {DL_SCRIPT_SEM_STATUS, DL_SCRIPT_SEM_STATUS_SHA},
         {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAGE_SHA},
+        {DL_SCRIPT_RW_WRITE_ACQUIRE, DL_SCRIPT_RW_WRITE_ACQUIRE_SHA},
+        {DL_SCRIPT_RW_WRITE_RELEASE, DL_SCRIPT_RW_WRITE_RELEASE_SHA},
+        {DL_SCRIPT_RW_WRITE_CANCEL, DL_SCRIPT_RW_WRITE_CANCEL_SHA},
+        {DL_SCRIPT_RW_SHARED_ACQUIRE, DL_SCRIPT_RW_SHARED_ACQUIRE_SHA},
+        {DL_SCRIPT_RW_SHARED_RELEASE, DL_SCRIPT_RW_SHARED_RELEASE_SHA},
+        {DL_SCRIPT_RW_SHARED_CANCEL, DL_SCRIPT_RW_SHARED_CANCEL_SHA},
+        {DL_SCRIPT_RW_SHARED_REFRESH, DL_SCRIPT_RW_SHARED_REFRESH_SHA},
+        {DL_SCRIPT_RW_SHARED_STATUS, DL_SCRIPT_RW_SHARED_STATUS_SHA},
+        {DL_SCRIPT_RW_PROMOTE, DL_SCRIPT_RW_PROMOTE_SHA},
+        {DL_SCRIPT_RW_DEMOTE, DL_SCRIPT_RW_DEMOTE_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -531,7 +542,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 15);   /* every script of dl_scripts.h */
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 25);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 
@@ -817,8 +828,8 @@ static void test_ambiguous_acquire_leaves_no_orphan(void **state)
 static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, size_t ntokens)
 {
     dl_transport_t t = dl_conn_transport(c);
-    const char *argv[8 + 8];
-    size_t len[9 + 8];
+    const char *argv[12 + 8];
+    size_t len[12 + 8];
     char mywake[8][256];
     dl_cmd_t one;
     dl_reply_t r;
@@ -833,6 +844,9 @@ static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, s
     argv[n] = l->queue_key; len[n++] = l->queue_key_len;
     argv[n] = l->alive_key; len[n++] = l->alive_key_len;
     argv[n] = l->permits_key; len[n++] = l->permits_key_len;
+    argv[n] = l->readers_key; len[n++] = l->readers_key_len;
+    argv[n] = l->rwaiters_key; len[n++] = l->rwaiters_key_len;
+    argv[n] = l->rwake_key; len[n++] = l->rwake_key_len;
     for (i = 0; i < ntokens && i < 8; i++) {
         len[n] = (size_t)snprintf(mywake[i], sizeof(mywake[i]), "%.*s%s", (int)l->wake_prefix_len, l->wake_prefix,
                                   tokens[i]);
@@ -902,6 +916,7 @@ typedef struct {
     int64_t wait_us;
     int fair;
     long long permits, limit;   /* > 0: a semaphore lease of `permits` of `limit` */
+    dl_lease_kind_t kind;       /* DL_LEASE_SHARED / DL_LEASE_WRITE: a readers-writer lease */
     dl_status_t st;
     dl_acquire_result_t res;
     int64_t done_ns;
@@ -928,6 +943,7 @@ static void *waiter_main(void *arg)
         return NULL;
     }
     l->fair = w->fair;
+    if (w->kind == DL_LEASE_SHARED || w->kind == DL_LEASE_WRITE) l->kind = w->kind;
     if (w->permits > 0) {
         l->kind = DL_LEASE_PERMITS;
         l->permits = w->permits;
@@ -1483,6 +1499,227 @@ static void test_semaphore_waiter_woken_by_release(void **state)
     dl_conn_free(c);
 }
 
+/* ---- shared and exclusive leases of one name (DL_LEASE_SHARED, DL_LEASE_WRITE) ---- */
+
+static dl_lease_t *rw_lease(const char *name, dl_lease_kind_t kind, int64_t ttl_ms)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("unit:", 5, name, strlen(name), NULL, 0, ttl_ms, &err);
+    assert_non_null(l);
+    l->kind = kind;
+    return l;
+}
+
+static void rw_release(const dl_transport_t *t, dl_lease_t *l, int want)
+{
+    dl_error_t err;
+    int released = -5;
+    assert_int_equal(dl_lock_release(t, l, &released, &err), DL_OK);
+    assert_int_equal(released, want);
+}
+
+/* Many shared holders at once, each with its own lease; an exclusive lease
+ * waits for all of them and excludes them; nothing is left behind. */
+static void test_rw_shared_and_exclusive_real(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *s1, *s2, *s3, *w;
+    dl_error_t err;
+    int64_t pttl;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    s1 = rw_lease("rw1", DL_LEASE_SHARED, 10000);
+    s2 = rw_lease("rw1", DL_LEASE_SHARED, 10000);
+    s3 = rw_lease("rw1", DL_LEASE_SHARED, 500);
+    w = rw_lease("rw1", DL_LEASE_WRITE, 10000);
+    wipe(c, s1, NULL, 0);
+    assert_int_equal(sem_try(&t, s1), 1);
+    assert_int_equal(sem_try(&t, s2), 1);
+    assert_int_equal(sem_try(&t, s3), 1);
+    assert_int_equal(int_cmd(c, 2, "ZCARD", s1->readers_key, NULL), 3);
+    assert_int_equal(sem_try(&t, w), 0);              /* shared holders: no exclusive */
+    assert_int_equal(dl_lock_status(&t, s3, &pttl, &err), DL_OK);
+    assert_true(pttl > 0 && pttl <= 500);             /* each its own lease */
+    rw_release(&t, s1, 1);
+    rw_release(&t, s2, 1);
+    assert_int_equal(sem_try(&t, w), 0);              /* s3 still holds */
+    dl_clock_sleep_us(600000);                        /* s3's lease ends: it never released */
+    assert_int_equal(sem_try(&t, w), 1);
+    assert_int_equal(sem_try(&t, s1), 0);             /* the exclusive holder excludes shared ones */
+    assert_int_equal(int_cmd(c, 2, "EXISTS", s1->readers_key, NULL), 0);
+    rw_release(&t, s3, 0);                            /* expired: it held nothing */
+    assert_int_equal(dl_lock_status(&t, w, &pttl, &err), DL_OK);
+    assert_true(pttl > 9000);
+    rw_release(&t, w, 1);
+    keys_of(c, s1, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(s1);
+    dl_lease_free(s2);
+    dl_lease_free(s3);
+    dl_lease_free(w);
+    dl_conn_free(c);
+}
+
+/* Writer preference: once an exclusive waiter waits, new shared leases are
+ * refused, and the last shared holder's release wakes the writer at once. */
+static void test_rw_waiting_writer_not_starved(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *s1, *s2, *lw;
+    dl_error_t err;
+    waiter_t w;
+    pthread_t th;
+    int64_t rel_ns, lat_ns;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    s1 = rw_lease("rw2", DL_LEASE_SHARED, 10000);
+    s2 = rw_lease("rw2", DL_LEASE_SHARED, 10000);
+    wipe(c, s1, NULL, 0);
+    assert_int_equal(sem_try(&t, s1), 1);
+    memset(&w, 0, sizeof(w));
+    w.name = "rw2";
+    w.wait_us = 5000000;
+    w.kind = DL_LEASE_WRITE;
+    assert_int_equal(pthread_create(&th, NULL, waiter_main, &w), 0);
+    wait_zcard(c, s1->waiters_key, 1);
+    assert_int_equal(sem_try(&t, s2), 0);             /* a writer waits: no new readers */
+    dl_clock_sleep_us(100000);
+    rel_ns = dl_clock_now_ns();
+    rw_release(&t, s1, 1);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    if (w.st != DL_OK) fail_msg("writer: %s: %s", dl_status_name(w.st), w.msg);
+    assert_int_equal(w.res.acquired, 1);
+    lat_ns = w.done_ns - rel_ns;
+    print_message("writer woken %.3f ms after the last reader's release (%u attempts)\n", lat_ns / 1e6,
+                  w.res.attempts);
+    assert_true(lat_ns < 50000000);
+    assert_int_equal(w.res.attempts, 2);
+    lw = dl_lease_new("unit:", 5, "rw2", 3, w.token, DL_TOKEN_HEX_LEN, 10000, &err);
+    assert_non_null(lw);
+    lw->kind = DL_LEASE_WRITE;
+    rw_release(&t, lw, 1);
+    assert_int_equal(sem_try(&t, s2), 1);             /* the writer is gone: readers again */
+    rw_release(&t, s2, 1);
+    dl_lease_free(lw);
+    dl_lease_free(s1);
+    dl_lease_free(s2);
+    dl_conn_free(c);
+}
+
+/* Shared waiters behind an exclusive holder all wake on its release. */
+static void test_rw_shared_waiters_woken_together(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *wr, *l;
+    dl_error_t err;
+    waiter_t w[2];
+    pthread_t th[2];
+    int64_t rel_ns;
+    int i;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    wr = rw_lease("rw3", DL_LEASE_WRITE, 10000);
+    wipe(c, wr, NULL, 0);
+    assert_int_equal(sem_try(&t, wr), 1);
+    for (i = 0; i < 2; i++) {
+        memset(&w[i], 0, sizeof(w[i]));
+        w[i].name = "rw3";
+        w[i].wait_us = 5000000;
+        w[i].kind = DL_LEASE_SHARED;
+        assert_int_equal(pthread_create(&th[i], NULL, waiter_main, &w[i]), 0);
+    }
+    wait_zcard(c, wr->rwaiters_key, 2);
+    dl_clock_sleep_us(100000);
+    rel_ns = dl_clock_now_ns();
+    rw_release(&t, wr, 1);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+        if (w[i].st != DL_OK) fail_msg("reader %d: %s: %s", i, dl_status_name(w[i].st), w[i].msg);
+        assert_int_equal(w[i].res.acquired, 1);
+        assert_true(w[i].done_ns - rel_ns < 50000000);
+        assert_int_equal(w[i].res.attempts, 2);
+    }
+    for (i = 0; i < 2; i++) {
+        l = dl_lease_new("unit:", 5, "rw3", 3, w[i].token, DL_TOKEN_HEX_LEN, 10000, &err);
+        assert_non_null(l);
+        l->kind = DL_LEASE_SHARED;
+        rw_release(&t, l, 1);
+        dl_lease_free(l);
+    }
+    keys_of(c, wr, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(wr);
+    dl_conn_free(c);
+}
+
+/* A sole shared holder is promoted at once; with other shared holders the
+ * promotion fails at once and keeps the shared lease; demotion lets readers in. */
+static void test_rw_promote_and_demote(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *a, *b;
+    dl_error_t err;
+    dl_reply_t r;
+    int64_t pttl;
+    int result;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    a = rw_lease("rw4", DL_LEASE_SHARED, 10000);
+    b = rw_lease("rw4", DL_LEASE_SHARED, 10000);
+    wipe(c, a, NULL, 0);
+    assert_int_equal(sem_try(&t, a), 1);
+    a->fencing = 1;
+    assert_int_equal(dl_rw_promote(&t, a, 20000, &result, &err), DL_OK);
+    assert_int_equal(result, 1);
+    assert_int_equal(a->kind, DL_LEASE_WRITE);
+    assert_true(a->fence >= 1);
+    ok_cmd(c, &r, 2, "GET", a->key);
+    assert_string_equal(r.str, a->token);
+    dl_reply_free(&r);
+    assert_int_equal(sem_try(&t, b), 0);
+    assert_int_equal(dl_rw_promote(&t, a, 20000, &result, &err), DL_ERR_ARG);   /* exclusive already */
+    assert_int_equal(dl_rw_demote(&t, a, 10000, &result, &err), DL_OK);
+    assert_int_equal(result, 1);
+    assert_int_equal(a->kind, DL_LEASE_SHARED);
+    assert_int_equal(sem_try(&t, b), 1);              /* demoted: readers join */
+    assert_int_equal(dl_rw_promote(&t, a, 20000, &result, &err), DL_OK);
+    assert_int_equal(result, 0);                      /* b holds too: refused at once */
+    assert_int_equal(a->kind, DL_LEASE_SHARED);
+    assert_int_equal(dl_lock_status(&t, a, &pttl, &err), DL_OK);
+    assert_true(pttl > 0);                            /* and a's shared lease is kept */
+    rw_release(&t, a, 1);
+    assert_int_equal(dl_rw_promote(&t, a, 20000, &result, &err), DL_OK);
+    assert_int_equal(result, -1);                     /* a holds nothing now */
+    assert_int_equal(dl_rw_promote(&t, b, 20000, &result, &err), DL_OK);
+    assert_int_equal(result, 1);
+    rw_release(&t, b, 1);
+    keys_of(c, a, keys, sizeof(keys));
+    {
+        char want[512];
+        snprintf(want, sizeof(want), "%s", a->fence_key);
+        assert_string_equal(keys, want);              /* the fencing counter outlives leases */
+    }
+    wipe(c, a, NULL, 0);
+    dl_lease_free(a);
+    dl_lease_free(b);
+    dl_conn_free(c);
+}
+
 int main(void)
 {
     const char *p = getenv("DISTLOCK_TEST_REDIS_PORT");
@@ -1509,6 +1746,10 @@ int main(void)
         cmocka_unit_test(test_semaphore_permits_real),
         cmocka_unit_test(test_semaphore_dead_holder_returns_permits),
         cmocka_unit_test(test_semaphore_waiter_woken_by_release),
+        cmocka_unit_test(test_rw_shared_and_exclusive_real),
+        cmocka_unit_test(test_rw_waiting_writer_not_starved),
+        cmocka_unit_test(test_rw_shared_waiters_woken_together),
+        cmocka_unit_test(test_rw_promote_and_demote),
     };
     port = p && *p ? atoi(p) : 0;
     if (!port) {

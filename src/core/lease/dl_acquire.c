@@ -204,6 +204,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         return dl_error_set(err, DL_ERR_ARG, "a semaphore lease takes 1..limit permits of a limit of 1..%lld, "
                                              "without fair mode or fencing", DL_PERMITS_MAX);
     }
+    if ((lease->kind == DL_LEASE_SHARED && (lease->fair || lease->fencing)) ||
+        (lease->kind == DL_LEASE_WRITE && lease->fair)) {
+        return dl_error_set(err, DL_ERR_ARG, "shared locking has no fair mode, and no fencing for shared leases");
+    }
     for (;;) {
         int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
         int acquired = 0;
@@ -241,15 +245,14 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
             int popped = 0, abandoned = 0;
             long long value = 0;
+            size_t wake_len;
+            const char *wake = dl_primitive_wake_key(lease, &wake_len);
             if (block_us < 1000) {
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            st = lease->fair ? dl_block_on(t, lease->my_wake_key, lease->my_wake_key_len, block_us, deadline_ns,
-                                           &popped, &value, &abandoned, err)
-                             : dl_block_on(t, lease->wake_key, lease->wake_key_len, block_us, deadline_ns, &popped,
-                                           &value, &abandoned, err);
-            if (st == DL_OK && lease->fair && popped) {
+            st = dl_block_on(t, wake, wake_len, block_us, deadline_ns, &popped, &value, &abandoned, err);
+            if (st == DL_OK && prim->wake == DL_WAKE_OWN && popped) {
                 st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;
                 continue;

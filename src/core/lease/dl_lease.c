@@ -15,6 +15,7 @@
 /* Suffixes of the companion keys (dl_scripts.h), in block order. */
 static const struct { const char *s; size_t len; } suffixes[] = {
     {":fence", 6}, {":wake", 5}, {":waiters", 8}, {":queue", 6}, {":alive", 6}, {":permits", 8},
+    {":readers", 8}, {":rwaiters", 9}, {":rwake", 6},
     {":wake:", 6},   /* last: a fair waiter's own wake key is this + its token */
 };
 #define NSUFFIXES (sizeof(suffixes) / sizeof(suffixes[0]))
@@ -62,7 +63,10 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     slots[3] = &l->queue_key; lens[3] = &l->queue_key_len;
     slots[4] = &l->alive_key; lens[4] = &l->alive_key_len;
     slots[5] = &l->permits_key; lens[5] = &l->permits_key_len;
-    slots[6] = &l->wake_prefix; lens[6] = &l->wake_prefix_len;
+    slots[6] = &l->readers_key; lens[6] = &l->readers_key_len;
+    slots[7] = &l->rwaiters_key; lens[7] = &l->rwaiters_key_len;
+    slots[8] = &l->rwake_key; lens[8] = &l->rwake_key_len;
+    slots[9] = &l->wake_prefix; lens[9] = &l->wake_prefix_len;
     /* Every derived key is one base (the key with its hash tag) followed by
      * its suffix: the base is derived once and copied (deriving it can cost a
      * tag search, dl_key.h). */

@@ -29,8 +29,13 @@
  *                       ms) and P a HASH owner token -> permits held, so every
  *                       holder has its own lease and a dead holder's permits
  *                       come back when its lease ends
+ *   DL_LEASE_SHARED     a shared lease on a name with shared and exclusive
+ *                       holders (a readers-writer lock): R is a ZSET of shared
+ *                       holders' lease ends, each with its own lease
+ *   DL_LEASE_WRITE      the exclusive lease on such a name: K as for the mutex,
+ *                       granted only while R holds no live shared lease
  */
-typedef enum { DL_LEASE_EXCLUSIVE = 0, DL_LEASE_PERMITS } dl_lease_kind_t;
+typedef enum { DL_LEASE_EXCLUSIVE = 0, DL_LEASE_PERMITS, DL_LEASE_SHARED, DL_LEASE_WRITE } dl_lease_kind_t;
 
 #define DL_PERMITS_MAX 1000000000LL   /* a semaphore's limit, and the permits of one lease */
 
@@ -55,6 +60,12 @@ typedef struct dl_lease {
     size_t alive_key_len;
     char *permits_key;        /* P  <key>{<key>}:permits    a semaphore's permits per holder */
     size_t permits_key_len;
+    char *readers_key;        /* R  <key>{<key>}:readers    shared holders (SHARED, WRITE) */
+    size_t readers_key_len;
+    char *rwaiters_key;       /* RQ <key>{<key>}:rwaiters   shared waiters */
+    size_t rwaiters_key_len;
+    char *rwake_key;          /* RW <key>{<key>}:rwake      shared waiters' wake list */
+    size_t rwake_key_len;
     char *wake_prefix;        /*    <key>{<key>}:wake:      + token: a fair waiter's own wake list */
     size_t wake_prefix_len;
     char *my_wake_key;        /*    wake_prefix + token */
@@ -62,7 +73,7 @@ typedef struct dl_lease {
     dl_lease_kind_t kind;     /* set by the caller before acquiring (dl_lease_new: EXCLUSIVE) */
     long long permits;        /* PERMITS: permits this lease takes (1..limit) */
     long long limit;          /* PERMITS: the name's number of permits, as this caller sees it (1..DL_PERMITS_MAX) */
-    int fencing;              /* set by the caller before acquiring: grant a fencing token (EXCLUSIVE only) */
+    int fencing;              /* set by the caller before acquiring: grant a fencing token (EXCLUSIVE, WRITE) */
     int fair;                 /* set by the caller before acquiring: FIFO hand-over (EXCLUSIVE only) */
     /* Set by the caller (0: off): after each grant and refresh, WAIT until this many
      * replicas acknowledged it, in the same round trip (dl_replicas.h); fewer: DL_ERR_REPLICATION. */

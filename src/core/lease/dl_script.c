@@ -34,17 +34,49 @@ static const dl_script_t SEM_STATUS = {DL_SCRIPT_SEM_STATUS, DL_SCRIPT_SEM_STATU
 const dl_script_t DL_SEM_USAGE_SCRIPT = {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAGE_SHA, "the semaphore usage script",
                                          DL_SHAPE_SEM_USAGE};
 
+#define RW_SCRIPT(name, what) {DL_SCRIPT_RW_##name, DL_SCRIPT_RW_##name##_SHA, what, DL_SHAPE_RW}
+static const dl_script_t RW_WRITE_ACQUIRE = RW_SCRIPT(WRITE_ACQUIRE, "the exclusive acquire script");
+static const dl_script_t RW_WRITE_RELEASE = RW_SCRIPT(WRITE_RELEASE, "the exclusive release script");
+static const dl_script_t RW_WRITE_CANCEL = RW_SCRIPT(WRITE_CANCEL, "the exclusive cancel script");
+static const dl_script_t RW_SHARED_ACQUIRE = RW_SCRIPT(SHARED_ACQUIRE, "the shared acquire script");
+static const dl_script_t RW_SHARED_RELEASE = RW_SCRIPT(SHARED_RELEASE, "the shared release script");
+static const dl_script_t RW_SHARED_CANCEL = RW_SCRIPT(SHARED_CANCEL, "the shared cancel script");
+static const dl_script_t RW_SHARED_REFRESH = RW_SCRIPT(SHARED_REFRESH, "the shared refresh script");
+static const dl_script_t RW_SHARED_STATUS = RW_SCRIPT(SHARED_STATUS, "the shared status script");
+const dl_script_t DL_RW_PROMOTE_SCRIPT = RW_SCRIPT(PROMOTE, "the promotion script");
+const dl_script_t DL_RW_DEMOTE_SCRIPT = RW_SCRIPT(DEMOTE, "the demotion script");
+
 static const dl_primitive_t EXCLUSIVE = {"exclusive", &DL_ACQUIRE_SCRIPT, &DL_RELEASE_SCRIPT, &DL_CANCEL_SCRIPT,
-                                         &DL_RELEASE_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, 1};
+                                         &DL_RELEASE_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, DL_WAKE_COMMON, 1};
 static const dl_primitive_t FAIR = {"fair", &DL_FAIR_ACQUIRE_SCRIPT, &DL_FAIR_RELEASE_SCRIPT, &DL_FAIR_CANCEL_SCRIPT,
-                                    &DL_FAIR_CANCEL_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, 0};
+                                    &DL_FAIR_CANCEL_SCRIPT, &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, DL_WAKE_OWN, 0};
 static const dl_primitive_t PERMITS = {"permits", &SEM_ACQUIRE, &SEM_RELEASE, &SEM_CANCEL, &SEM_RELEASE, &SEM_REFRESH,
-                                       &SEM_STATUS, 0};
+                                       &SEM_STATUS, DL_WAKE_COMMON, 0};
+static const dl_primitive_t SHARED = {"shared", &RW_SHARED_ACQUIRE, &RW_SHARED_RELEASE, &RW_SHARED_CANCEL,
+                                      &RW_SHARED_RELEASE, &RW_SHARED_REFRESH, &RW_SHARED_STATUS, DL_WAKE_SHARED, 0};
+static const dl_primitive_t WRITE = {"write", &RW_WRITE_ACQUIRE, &RW_WRITE_RELEASE, &RW_WRITE_CANCEL, &RW_WRITE_RELEASE,
+                                     &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, DL_WAKE_COMMON, 0};
 
 const dl_primitive_t *dl_primitive_of(const dl_lease_t *lease)
 {
-    if (lease->kind == DL_LEASE_PERMITS) return &PERMITS;
+    switch (lease->kind) {
+    case DL_LEASE_PERMITS: return &PERMITS;
+    case DL_LEASE_SHARED: return &SHARED;
+    case DL_LEASE_WRITE: return &WRITE;
+    case DL_LEASE_EXCLUSIVE: break;
+    }
     return lease->fair ? &FAIR : &EXCLUSIVE;
+}
+
+const char *dl_primitive_wake_key(const dl_lease_t *lease, size_t *len)
+{
+    switch (dl_primitive_of(lease)->wake) {
+    case DL_WAKE_OWN: *len = lease->my_wake_key_len; return lease->my_wake_key;
+    case DL_WAKE_SHARED: *len = lease->rwake_key_len; return lease->rwake_key;
+    case DL_WAKE_COMMON: break;
+    }
+    *len = lease->wake_key_len;
+    return lease->wake_key;
 }
 
 const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
@@ -120,7 +152,7 @@ static void add_num(script_call_t *sc, long long v)
 
 static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
 {
-    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2", "3", "4", "2", "2"};
+    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2", "3", "4", "2", "2", "7"};
     sc->argc = 0;
     sc->nums = 0;
     add(sc, "EVALSHA", 7);
@@ -182,6 +214,15 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         break;
     case DL_SHAPE_SEM_USAGE:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);
+        break;
+    case DL_SHAPE_RW:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);
+        ADD_KEY(sc, l, readers_key); ADD_KEY(sc, l, rwaiters_key); ADD_KEY(sc, l, rwake_key);
+        ADD_KEY(sc, l, token);
+        add_num(sc, ttl_ms);
+        add(sc, l->fencing ? "1" : "0", 1);
+        add_num(sc, waiting ? DL_WAITERS_TTL_MS : 0);
+        add_num(sc, DL_WAKE_TTL_MS);
         break;
     case DL_SHAPE_FAIR_RELEASE:
     case DL_SHAPE_FAIR_CANCEL:

@@ -39,7 +39,8 @@ typedef enum {
     DL_SHAPE_SEM_ACQUIRE,   /* K P Q; token, ttl, permits, limit, waiter window */
     DL_SHAPE_SEM_RELEASE,   /* K W Q P; token, wake TTL */
     DL_SHAPE_SEM_REFRESH,   /* K P; token, ttl */
-    DL_SHAPE_SEM_USAGE      /* K P */
+    DL_SHAPE_SEM_USAGE,     /* K P */
+    DL_SHAPE_RW             /* K F W Q R RQ RW; token, ttl, fence, waiter window, wake TTL */
 } dl_shape_t;
 
 typedef struct dl_script {
@@ -51,7 +52,7 @@ typedef struct dl_script {
 
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
     DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT,
-    DL_SEM_USAGE_SCRIPT;
+    DL_SEM_USAGE_SCRIPT, DL_RW_PROMOTE_SCRIPT, DL_RW_DEMOTE_SCRIPT;
 
 /*
  * A primitive: what a lease holds, as the scripts that act on it. The
@@ -60,7 +61,15 @@ extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT,
  *   exclusive   the mutex (default mode)
  *   fair        the mutex with a FIFO queue and direct hand-over
  *   permits     the counting semaphore (dl_lease.h: DL_LEASE_PERMITS)
+ *   shared      a shared lease of a readers-writer name (DL_LEASE_SHARED)
+ *   write       the exclusive lease of a readers-writer name (DL_LEASE_WRITE)
  */
+typedef enum {
+    DL_WAKE_COMMON = 0,   /* W: the name's wake list */
+    DL_WAKE_OWN,          /* the waiter's own list (fair hand-over) */
+    DL_WAKE_SHARED        /* RW: the shared waiters' list */
+} dl_wake_list_t;
+
 typedef struct dl_primitive {
     const char *name;
     const dl_script_t *acquire;   /* {1, fence} granted; {0, ms until a holder's lease ends} not */
@@ -69,6 +78,7 @@ typedef struct dl_primitive {
     const dl_script_t *undo;      /* the undo of an ambiguous acquire (run by EVAL) */
     const dl_script_t *refresh;   /* 1 extended, 0 not ours */
     const dl_script_t *status;    /* ms left if ours, -3 if not */
+    dl_wake_list_t wake;          /* the list its waiters block on */
     int plain;                    /* K is a plain string under the token, and nothing else needs doing:
                                    * a SET NX PX may take it, and the server's native compare-and-
                                    * delete and compare-and-refresh (dl_lock_native) act on it */
@@ -76,6 +86,9 @@ typedef struct dl_primitive {
 
 /* The primitive of the lease: its kind and, for the mutex, fair mode. */
 const dl_primitive_t *dl_primitive_of(const dl_lease_t *lease);
+
+/* The key of the wake list a waiter for lease blocks on (its primitive's), and its length. */
+const char *dl_primitive_wake_key(const dl_lease_t *lease, size_t *len);
 
 /* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
 typedef struct dl_script_call {

@@ -305,6 +305,176 @@
     "for _, h in ipairs(live) do used = used + tonumber(redis.call('HGET', KEYS[2], h) or '0') end " \
     "return {#live, used}"
 
+/*
+ * ---- shared and exclusive locking of one name (DL_LEASE_SHARED, DL_LEASE_WRITE) ----
+ *
+ * K holds the exclusive holder's token, as for the mutex (so isLocked() and
+ * the owner read the same key); R is a ZSET shared holder's token -> lease end
+ * (server ms), each shared holder with its own lease; Q the exclusive waiters
+ * and RQ the shared waiters (ZSET token -> entry expiry, as the mutex's Q); W
+ * the exclusive waiters' wake list and RW the shared waiters'. Writer
+ * preference: a live exclusive waiter keeps new shared holders out, so a
+ * stream of readers cannot starve it. Every script has the same shape:
+ * KEYS K F W Q R RQ RW; ARGV token, ttl ms, fence flag, waiter window ms ("0":
+ * not waiting), wake list TTL ms.
+ */
+#define DL_LUA_RW_ARGS \
+    "local kK, kF, kW, kQ, kR, kRQ, kRW = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7] " \
+    "local tok, win, wttl = ARGV[1], tonumber(ARGV[4]), ARGV[5] " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " "
+
+/* Lua: R lives as long as its longest lease. */
+#define DL_LUA_RW_KEEP_R \
+    "local last = redis.call('ZRANGE', kR, -1, -1, 'WITHSCORES')[2] " \
+    "if last then redis.call('PEXPIRE', kR, tonumber(last) - now + 1) end "
+
+/*
+ * Lua: after any change, wake whoever can go now (none is lost: every change
+ * that can let a waiter in runs this, in the same script). Expired entries
+ * go first. A writer holds: nobody (its release runs this). Free or shared,
+ * and an exclusive waiter: one (when no shared holder is left; else the last
+ * shared holder's release wakes it). No exclusive waiter: every shared waiter.
+ * A wake list left without waiters is deleted.
+ */
+#define DL_LUA_RW_WAKE \
+    "redis.call('ZREMRANGEBYSCORE', kQ, '-inf', now) redis.call('ZREMRANGEBYSCORE', kRQ, '-inf', now) " \
+    "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
+    "local nw, nr = redis.call('ZCARD', kQ), redis.call('ZCARD', kRQ) " \
+    "if nw == 0 then redis.call('DEL', kW) end " \
+    "if nr == 0 then redis.call('DEL', kRW) end " \
+    "if redis.call('EXISTS', kK) == 0 then " \
+        "if nw > 0 then " \
+            "if redis.call('EXISTS', kR) == 0 then " \
+                "redis.call('RPUSH', kW, '1') redis.call('LTRIM', kW, 0, 0) redis.call('PEXPIRE', kW, wttl) " \
+            "end " \
+        "elseif nr > 0 then " \
+            "for i = 1, nr do redis.call('RPUSH', kRW, '1') end " \
+            "redis.call('LTRIM', kRW, 0, nr - 1) redis.call('PEXPIRE', kRW, wttl) " \
+        "end " \
+    "end "
+
+/* Lua: a waiter enters queue z (window win ms). */
+#define DL_LUA_RW_ENTER(z) \
+    "if win > 0 then redis.call('ZADD', " z ", now + win, tok) " \
+        "if redis.call('PTTL', " z ") < win then redis.call('PEXPIRE', " z ", win) end end "
+
+/* Lua: the time until something may change for a waiter: K's PTTL, else the earliest entry of z. */
+#define DL_LUA_RW_HINT(z) \
+    "local p = redis.call('PTTL', kK) " \
+    "if p == -2 then local f = redis.call('ZRANGE', " z ", 0, 0, 'WITHSCORES')[2] " \
+        "if f then p = tonumber(f) - now end end " \
+    "return {0, p}"
+
+/*
+ * Exclusive acquire on a name with shared holders. Granted when nobody holds
+ * it, shared or exclusive: {1, fence} (fence 0 without fencing). Else, when
+ * waiting, enters Q; {0, ms until K's lease or the earliest shared lease ends}.
+ */
+#define DL_SCRIPT_RW_WRITE_ACQUIRE \
+    DL_LUA_RW_ARGS \
+    "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
+    "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kR) == 0 then " \
+        "redis.call('SET', kK, tok, 'PX', ARGV[2]) " \
+        "if win > 0 then redis.call('ZREM', kQ, tok) end " \
+        "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
+        "return {1, 0} " \
+    "end " \
+    DL_LUA_RW_ENTER("kQ") \
+    DL_LUA_RW_HINT("kR")
+
+/* Exclusive release: 1 released, 0 another owner's, -1 gone (as DL_SCRIPT_RELEASE); wakes as DL_LUA_RW_WAKE. */
+#define DL_SCRIPT_RW_WRITE_RELEASE \
+    DL_LUA_RW_ARGS \
+    "local v = redis.call('GET', kK) " \
+    "if v ~= tok then if v then return 0 end return -1 end " \
+    "redis.call('DEL', kK) " \
+    DL_LUA_RW_WAKE \
+    "return 1"
+
+/* An exclusive waiter gives up: leaves Q; the shared waiters it kept out may go now. Returns 0. */
+#define DL_SCRIPT_RW_WRITE_CANCEL \
+    DL_LUA_RW_ARGS \
+    "redis.call('ZREM', kQ, tok) " \
+    DL_LUA_RW_WAKE \
+    "return 0"
+
+/*
+ * Shared acquire. Granted when no exclusive holder and no live exclusive
+ * waiter: {1, 0}. Else, when waiting, enters RQ; {0, ms until K's lease or
+ * the earliest exclusive waiter's entry ends}.
+ */
+#define DL_SCRIPT_RW_SHARED_ACQUIRE \
+    DL_LUA_RW_ARGS \
+    "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) redis.call('ZREMRANGEBYSCORE', kQ, '-inf', now) " \
+    "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kQ) == 0 then " \
+        "redis.call('ZADD', kR, now + tonumber(ARGV[2]), tok) " \
+        DL_LUA_RW_KEEP_R \
+        "if win > 0 then redis.call('ZREM', kRQ, tok) end " \
+        "return {1, 0} " \
+    "end " \
+    DL_LUA_RW_ENTER("kRQ") \
+    DL_LUA_RW_HINT("kQ")
+
+/* Shared release: 1 when our shared lease was live, -1 when we held none (or it had ended); wakes. */
+#define DL_SCRIPT_RW_SHARED_RELEASE \
+    DL_LUA_RW_ARGS \
+    "local s = redis.call('ZSCORE', kR, tok) " \
+    "if not s then return -1 end " \
+    "redis.call('ZREM', kR, tok) " \
+    DL_LUA_RW_WAKE \
+    "if tonumber(s) <= now then return -1 end " \
+    "return 1"
+
+/* A shared waiter gives up: leaves RQ (passing on a wake-up it may have taken). Returns 0. */
+#define DL_SCRIPT_RW_SHARED_CANCEL \
+    DL_LUA_RW_ARGS \
+    "redis.call('ZREM', kRQ, tok) " \
+    DL_LUA_RW_WAKE \
+    "return 0"
+
+/* Shared refresh: 1 when our shared lease was live and now ends ttl ms from now, else 0. */
+#define DL_SCRIPT_RW_SHARED_REFRESH \
+    DL_LUA_RW_ARGS \
+    "local s = redis.call('ZSCORE', kR, tok) " \
+    "if not s or tonumber(s) <= now then return 0 end " \
+    "redis.call('ZADD', kR, 'XX', now + tonumber(ARGV[2]), tok) " \
+    DL_LUA_RW_KEEP_R \
+    "return 1"
+
+/* Shared status: the ms left of our shared lease, -3 when we hold none. */
+#define DL_SCRIPT_RW_SHARED_STATUS \
+    DL_LUA_RW_ARGS \
+    "local s = redis.call('ZSCORE', kR, tok) " \
+    "if not s or tonumber(s) <= now then return -3 end " \
+    "return tonumber(s) - now"
+
+/*
+ * Promotion: the sole shared holder becomes the exclusive one, at once, or
+ * not at all (a promotion that waited for other shared holders to leave would
+ * deadlock against theirs): {1, fence} promoted; {0, 0} other holders (our
+ * shared lease is kept); {-1, 0} we hold no shared lease.
+ */
+#define DL_SCRIPT_RW_PROMOTE \
+    DL_LUA_RW_ARGS \
+    "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
+    "if not redis.call('ZSCORE', kR, tok) then return {-1, 0} end " \
+    "if redis.call('EXISTS', kK) == 1 or redis.call('ZCARD', kR) > 1 then return {0, 0} end " \
+    "redis.call('DEL', kR) " \
+    "redis.call('SET', kK, tok, 'PX', ARGV[2]) " \
+    "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
+    "return {1, 0}"
+
+/* Demotion: the exclusive holder becomes a shared one (ttl ms), and shared waiters may join: 1, or 0/-1 as a release. */
+#define DL_SCRIPT_RW_DEMOTE \
+    DL_LUA_RW_ARGS \
+    "local v = redis.call('GET', kK) " \
+    "if v ~= tok then if v then return 0 end return -1 end " \
+    "redis.call('DEL', kK) " \
+    "redis.call('ZADD', kR, now + tonumber(ARGV[2]), tok) " \
+    DL_LUA_RW_KEEP_R \
+    DL_LUA_RW_WAKE \
+    "return 1"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
 #define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
@@ -321,5 +491,15 @@
 #define DL_SCRIPT_SEM_REFRESH_SHA "f9c2d0a5fe341002dee14ffe3d6a90f2debd6b00"
 #define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
 #define DL_SCRIPT_SEM_USAGE_SHA "23d862401154cc9bb9a5ee3aa6041dad14ecd30c"
+#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "e9f636ff94566a905b4b955be0b42f01368cc66c"
+#define DL_SCRIPT_RW_WRITE_RELEASE_SHA "2896a1d8a9bb9ca0672211338c597c6dd48a8a9e"
+#define DL_SCRIPT_RW_WRITE_CANCEL_SHA "136428bb1736ecfed8f056d08f83bad7e8d5f091"
+#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "230e6087ba95fb8abecea09cbc50ee57799c914d"
+#define DL_SCRIPT_RW_SHARED_RELEASE_SHA "b3eaf80f26c7cc499c42fffd72caaff3083be88e"
+#define DL_SCRIPT_RW_SHARED_CANCEL_SHA "ea5952805e07e03abbb184996b63beec263e1f95"
+#define DL_SCRIPT_RW_SHARED_REFRESH_SHA "9d23dcb3a766215071ca7a171dbca39964b45ec4"
+#define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
+#define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
+#define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
 
 #endif
