@@ -101,7 +101,7 @@ if test "$PHP_DISTLOCK" != "no"; then
     src/core/base/dl_proc.c src/core/base/dl_wait.c src/core/base/dl_hashslot.c \
     src/core/transport/dl_reply.c src/core/transport/dl_conn.c src/core/transport/dl_tls.c src/core/transport/dl_pending.c \
     src/core/lease/dl_key.c src/core/lease/dl_lease.c src/core/lease/dl_script.c src/core/lease/dl_lock.c src/core/lease/dl_acquire.c \
-    src/core/lease/dl_replicas.c src/core/lease/dl_renew.c src/core/lease/dl_rwlock.c \
+    src/core/lease/dl_replicas.c src/core/lease/dl_renew.c src/core/lease/dl_rwlock.c src/core/lease/dl_multi.c \
     src/core/topology/dl_fanout.c src/core/topology/dl_quorum.c src/core/topology/dl_target.c src/core/topology/dl_sentinel.c \
     src/core/topology/dl_slots.c src/core/topology/dl_cluster.c src/core/topology/dl_cluster_conn.c src/core/topology/dl_pool.c src/core/topology/dl_watchdog.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/lock.c src/php/helpers.c \

@@ -18,6 +18,7 @@
 #include "dl_cluster.h"
 #include "dl_conn.h"
 #include "dl_lock.h"
+#include "dl_multi.h"
 #include "dl_slots.h"
 
 static int failures;
@@ -95,11 +96,13 @@ static int mode_keys(dl_cluster_t *c)
         want = server_keyslot(&t, l->key, l->key_len);
         CHECK(want == (long long)dl_slot_of(l->key, l->key_len), "dl_slot_of differs from the server for name #%zu", i);
         {
-            const char *keys[7] = {l->fence_key, l->wake_key, l->waiters_key, l->queue_key, l->alive_key,
-                                   l->wake_prefix, l->my_wake_key};
-            size_t lens[7] = {l->fence_key_len, l->wake_key_len, l->waiters_key_len, l->queue_key_len,
-                              l->alive_key_len, l->wake_prefix_len, l->my_wake_key_len};
-            for (k = 0; k < 7; k++) {
+            const char *keys[11] = {l->fence_key, l->wake_key, l->waiters_key, l->queue_key, l->alive_key,
+                                    l->permits_key, l->readers_key, l->rwaiters_key, l->rwake_key,
+                                    l->wake_prefix, l->my_wake_key};
+            size_t lens[11] = {l->fence_key_len, l->wake_key_len, l->waiters_key_len, l->queue_key_len,
+                               l->alive_key_len, l->permits_key_len, l->readers_key_len, l->rwaiters_key_len,
+                               l->rwake_key_len, l->wake_prefix_len, l->my_wake_key_len};
+            for (k = 0; k < 11; k++) {
                 long long got = server_keyslot(&t, keys[k], lens[k]);
                 CHECK(got == want, "name #%zu (%zu bytes): companion %zu in slot %lld, lock key in %lld", i, nlen, k,
                       got, want);
@@ -188,6 +191,111 @@ static int mode_locks(dl_cluster_t *c)
     return failures != 0;
 }
 
+static dl_lease_t *lease_of(const char *name, dl_lease_kind_t kind, long long permits, long long limit)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("lock:", 5, name, strlen(name), NULL, 0, 5000, &err);
+    if (!l) {
+        printf("FAIL: dl_lease_new: %s\n", err.msg);
+        exit(1);
+    }
+    l->kind = kind;
+    l->permits = permits;
+    l->limit = limit;
+    return l;
+}
+
+static int try_once(const dl_transport_t *t, dl_lease_t *l)
+{
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    memset(&o, 0, sizeof(o));
+    if (dl_lock_acquire(t, l, &o, &res, &err) != DL_OK) {
+        printf("  acquire %s: %s\n", l->key, err.msg);
+        return -1;
+    }
+    return res.acquired;
+}
+
+static int release_ok(const dl_transport_t *t, dl_lease_t *l)
+{
+    dl_error_t err;
+    int released = 0;
+    return dl_lock_release(t, l, &released, &err) == DL_OK && released;
+}
+
+/* The semaphore, shared locks and multi-locks through the Cluster router:
+ * every key of a primitive in its name's slot; a multi-lock across slots by
+ * canonical order, within one slot by one script. */
+static int mode_primitives(dl_cluster_t *c)
+{
+    dl_transport_t t = dl_cluster_transport(c);
+    dl_error_t err;
+    char names[3][64];
+    int node;
+    if (dl_cluster_refresh(c, &err) != DL_OK) {
+        printf("FAIL: loading the slot map: %s\n", err.msg);
+        return 1;
+    }
+    for (node = 0; node < 3; node++) name_on(c, node, 1, names[node], sizeof(names[node]));
+    {
+        dl_lease_t *a = lease_of(names[0], DL_LEASE_PERMITS, 1, 2), *b = lease_of(names[0], DL_LEASE_PERMITS, 1, 2),
+                   *x = lease_of(names[0], DL_LEASE_PERMITS, 1, 2);
+        int ok = try_once(&t, a) == 1 && try_once(&t, b) == 1 && try_once(&t, x) == 0 && release_ok(&t, a) &&
+                 try_once(&t, x) == 1 && release_ok(&t, b) && release_ok(&t, x);
+        CHECK(ok, "semaphore of 2 permits on %s", names[0]);
+        if (ok) printf("PASS: semaphore: 2 permits of %s granted, a third refused until a release\n", names[0]);
+        dl_lease_free(a);
+        dl_lease_free(b);
+        dl_lease_free(x);
+    }
+    {
+        dl_lease_t *r1 = lease_of(names[1], DL_LEASE_SHARED, 0, 0), *r2 = lease_of(names[1], DL_LEASE_SHARED, 0, 0),
+                   *w = lease_of(names[1], DL_LEASE_WRITE, 0, 0);
+        int ok = try_once(&t, r1) == 1 && try_once(&t, r2) == 1 && try_once(&t, w) == 0 && release_ok(&t, r1) &&
+                 release_ok(&t, r2) && try_once(&t, w) == 1 && try_once(&t, r1) == 0 && release_ok(&t, w);
+        CHECK(ok, "shared and exclusive leases on %s", names[1]);
+        if (ok) printf("PASS: shared locks: 2 shared holders of %s at once, the exclusive one after them\n", names[1]);
+        dl_lease_free(r1);
+        dl_lease_free(r2);
+        dl_lease_free(w);
+    }
+    {
+        dl_lease_t *m[3], *m2[2], *s[2];
+        dl_acquire_opts_t o;
+        dl_acquire_result_t res;
+        int released[3], i, ok;
+        dl_status_t st;
+        for (i = 0; i < 3; i++) m[i] = lease_of(names[2 - i], DL_LEASE_EXCLUSIVE, 0, 0);
+        m2[0] = lease_of(names[0], DL_LEASE_EXCLUSIVE, 0, 0);
+        m2[1] = lease_of(names[1], DL_LEASE_EXCLUSIVE, 0, 0);
+        memset(&o, 0, sizeof(o));
+        st = dl_multi_acquire_ordered(&t, 3, m, &o, &res, &err);
+        ok = st == DL_OK && res.acquired;
+        CHECK(ok, "multi-lock of names on 3 masters: %s", st == DL_OK ? "not acquired" : err.msg);
+        st = dl_multi_acquire_ordered(&t, 2, m2, &o, &res, &err);
+        CHECK(st == DL_OK && !res.acquired, "an overlapping multi-lock was granted (st %d)", st);
+        ok &= st == DL_OK && !res.acquired;
+        ok &= dl_lock_release_many(&t, 3, m, released, &err) == DL_OK && released[0] && released[1] && released[2];
+        CHECK(ok, "multi-lock across slots");
+        if (ok) printf("PASS: multi-lock across 3 masters' slots in canonical order; an overlapping one refused\n");
+        s[0] = lease_of("{multi}:a", DL_LEASE_EXCLUSIVE, 0, 0);
+        s[1] = lease_of("{multi}:b", DL_LEASE_EXCLUSIVE, 0, 0);
+        st = dl_multi_acquire(&t, 2, s, &o, &res, &err);
+        ok = st == DL_OK && res.acquired && res.attempts == 1;
+        ok &= dl_lock_release_many(&t, 2, s, released, &err) == DL_OK && released[0] && released[1];
+        CHECK(ok, "multi-lock in one slot: %s", st == DL_OK ? "not acquired in one attempt" : err.msg);
+        if (ok) printf("PASS: multi-lock of 2 names in one slot by one script, one round trip\n");
+        for (i = 0; i < 3; i++) dl_lease_free(m[i]);
+        for (i = 0; i < 2; i++) {
+            dl_lease_free(m2[i]);
+            dl_lease_free(s[i]);
+        }
+    }
+    return failures != 0;
+}
+
 static int mode_loop(dl_cluster_t *c, double seconds, const char *tag)
 {
     dl_transport_t t = dl_cluster_transport(c);
@@ -234,12 +342,13 @@ int main(int argc, char **argv)
     dl_cluster_t *c;
     int rc = 2;
     if (argc < 4) {
-        fprintf(stderr, "usage: %s keys|locks|loop HOST PORT [SECONDS TAG]\n", argv[0]);
+        fprintf(stderr, "usage: %s keys|locks|primitives|loop HOST PORT [SECONDS TAG]\n", argv[0]);
         return 2;
     }
     c = open_cluster(argv[2], atoi(argv[3]));
     if (strcmp(argv[1], "keys") == 0) rc = mode_keys(c);
     else if (strcmp(argv[1], "locks") == 0) rc = mode_locks(c);
+    else if (strcmp(argv[1], "primitives") == 0) rc = mode_primitives(c);
     else if (strcmp(argv[1], "loop") == 0 && argc >= 6) rc = mode_loop(c, atof(argv[4]), argv[5]);
     dl_cluster_free(c);
     return rc;

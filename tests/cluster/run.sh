@@ -53,6 +53,9 @@ run_mode keys keys 127.0.0.1 "$CLUSTER_SEED_PORT"
 section "cluster: locks on every master"
 run_mode locks locks 127.0.0.1 "$CLUSTER_SEED_PORT"
 
+section "cluster: semaphore, shared locks and multi-locks"
+run_mode primitives primitives 127.0.0.1 "$CLUSTER_SEED_PORT"
+
 section "cluster: acquire/release loop through slot migrations"
 TAG=migr
 SLOT=$(ccli "$CLUSTER_SEED_PORT" CLUSTER KEYSLOT "$TAG")

@@ -27,6 +27,7 @@
 #include "dl_conn.h"
 #include "dl_lock.h"
 #include "dl_scripts.h"
+#include "dl_multi.h"
 #include "dl_rwlock.h"
 #include "dl_script.h"
 #include "dl_token.h"
@@ -523,6 +524,7 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_RW_SHARED_STATUS, DL_SCRIPT_RW_SHARED_STATUS_SHA},
         {DL_SCRIPT_RW_PROMOTE, DL_SCRIPT_RW_PROMOTE_SHA},
         {DL_SCRIPT_RW_DEMOTE, DL_SCRIPT_RW_DEMOTE_SHA},
+        {DL_SCRIPT_MULTI_ACQUIRE, DL_SCRIPT_MULTI_ACQUIRE_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -542,7 +544,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 25);   /* every script of dl_scripts.h */
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 26);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 
@@ -1720,6 +1722,229 @@ static void test_rw_promote_and_demote(void **state)
     dl_conn_free(c);
 }
 
+/* ---- multi-locks (dl_multi) ---- */
+
+static void multi_leases(const char *const *names, size_t n, int64_t ttl_ms, dl_lease_t **out)
+{
+    size_t i;
+    dl_error_t err;
+    for (i = 0; i < n; i++) {
+        out[i] = dl_lease_new("unit:", 5, names[i], strlen(names[i]), NULL, 0, ttl_ms, &err);
+        assert_non_null(out[i]);
+    }
+}
+
+static void multi_free(dl_lease_t **l, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) dl_lease_free(l[i]);
+}
+
+/* All names or none, each its own lease and token; a taken name leaves the
+ * others untouched; a short wait leaves no waiter entry behind. */
+static void test_multi_all_or_none_real(void **state)
+{
+    static const char *const names[3] = {"mA", "mB", "mC"};
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *m[3], *b, *m2[3];
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released[3];
+    size_t i;
+    int64_t pttl;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    multi_leases(names, 3, 10000, m);
+    multi_leases(names, 3, 10000, m2);
+    m[0]->fencing = 1;
+    for (i = 0; i < 3; i++) wipe(c, m[i], NULL, 0);
+    b = dl_lease_new("unit:", 5, "mB", 2, NULL, 0, 10000, &err);
+    assert_non_null(b);
+    memset(&o, 0, sizeof(o));
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    assert_int_equal(dl_lock_acquire(&t, b, &o, &res, &err), DL_OK);   /* mB taken by another */
+    assert_int_equal(dl_multi_acquire(&t, 3, m, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[0]->key, NULL), 0);      /* none taken */
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[2]->key, NULL), 0);
+    o.wait_us = 150000;
+    assert_int_equal(dl_multi_acquire(&t, 3, m, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_true(res.waited_us >= 140000);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[1]->waiters_key, NULL), 0);   /* left what it entered */
+    assert_int_equal(dl_lock_release(&t, b, &released[0], &err), DL_OK);
+    o.wait_us = 0;
+    assert_int_equal(dl_multi_acquire(&t, 3, m, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    for (i = 0; i < 3; i++) {
+        dl_reply_t r;
+        ok_cmd(c, &r, 2, "GET", m[i]->key);
+        assert_string_equal(r.str, m[i]->token);                     /* each its own token */
+        dl_reply_free(&r);
+        assert_true(m[i]->fence >= 1);                               /* and its own fencing token */
+        assert_int_equal(dl_lock_status(&t, m[i], &pttl, &err), DL_OK);
+        assert_true(pttl > 9000);
+    }
+    assert_int_equal(dl_multi_acquire(&t, 3, m2, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(dl_lock_release_many(&t, 3, m, released, &err), DL_OK);
+    for (i = 0; i < 3; i++) assert_int_equal(released[i], 1);
+    {
+        dl_lease_t *dup[2] = {m[0], m2[0]};
+        assert_int_equal(dl_multi_acquire(&t, 2, dup, &o, &res, &err), DL_ERR_ARG);   /* a key twice */
+    }
+    for (i = 0; i < 3; i++) wipe(c, m[i], NULL, 0);
+    multi_free(m, 3);
+    multi_free(m2, 3);
+    dl_lease_free(b);
+    dl_conn_free(c);
+}
+
+/* A multi-lock waiter blocked on a taken name wakes on its release in about a
+ * round trip, and gets every name. */
+static void test_multi_waiter_woken_by_release(void **state)
+{
+    static const char *const names[2] = {"mwA", "mwB"};
+    dl_conn_t *c, *c2;
+    dl_transport_t t;
+    dl_lease_t *m[2], *b;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released[2];
+    int64_t t0;
+    pid_t pid;
+    int status;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    multi_leases(names, 2, 10000, m);
+    wipe(c, m[0], NULL, 0);
+    wipe(c, m[1], NULL, 0);
+    b = dl_lease_new("unit:", 5, "mwB", 3, NULL, 0, 10000, &err);
+    assert_non_null(b);
+    memset(&o, 0, sizeof(o));
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    assert_int_equal(dl_lock_acquire(&t, b, &o, &res, &err), DL_OK);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {   /* the holder of mwB releases after 300 ms, on its own connection */
+        dl_conn_t *cc = local();
+        dl_transport_t tc = dl_conn_transport(cc);
+        int rel = 0;
+        dl_clock_sleep_us(300000);
+        dl_lock_release(&tc, b, &rel, &err);
+        _exit(rel == 1 ? 0 : 1);
+    }
+    c2 = local();
+    t = dl_conn_transport(c2);
+    o.wait_us = 5000000;
+    t0 = dl_clock_now_ns();
+    assert_int_equal(dl_multi_acquire(&t, 2, m, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    print_message("multi-lock waiter got both names %.3f s after it started (the other released at 0.3 s), "
+                  "%u attempts\n", (dl_clock_now_ns() - t0) / 1e9, res.attempts);
+    assert_true(res.waited_us >= 250000 && res.waited_us < 1500000);   /* woken, not the 2 s block cap */
+    assert_int_equal(res.attempts, 2);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(dl_lock_release_many(&t, 2, m, released, &err), DL_OK);
+    multi_free(m, 2);
+    dl_lease_free(b);
+    dl_conn_free(c2);
+    dl_conn_free(c);
+}
+
+typedef struct {
+    const char *first, *second;
+    int ordered;
+    int loops;
+    volatile int *inside;   /* holders of both names now (must never exceed 1) */
+    int violations, acquired;
+    dl_status_t st;
+    char msg[DL_ERR_MSG_MAX];
+} multi_worker_t;
+
+static void *multi_worker(void *arg)
+{
+    multi_worker_t *w = arg;
+    dl_conn_t *c = local();
+    dl_transport_t t = dl_conn_transport(c);
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int i, released[2];
+    memset(&o, 0, sizeof(o));
+    o.wait_us = 10000000;
+    o.backoff.base_us = 1000;
+    o.backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
+    for (i = 0; i < w->loops; i++) {
+        dl_lease_t *l[2];
+        l[0] = dl_lease_new("unit:", 5, w->first, strlen(w->first), NULL, 0, 10000, &err);
+        l[1] = dl_lease_new("unit:", 5, w->second, strlen(w->second), NULL, 0, 10000, &err);
+        w->st = w->ordered ? dl_multi_acquire_ordered(&t, 2, l, &o, &res, &err)
+                           : dl_multi_acquire(&t, 2, l, &o, &res, &err);
+        if (w->st != DL_OK || !res.acquired) {
+            snprintf(w->msg, sizeof(w->msg), "%s", w->st != DL_OK ? err.msg : "not acquired in 10 s (a deadlock?)");
+            dl_lease_free(l[0]);
+            dl_lease_free(l[1]);
+            if (w->st == DL_OK) w->st = DL_ERR_TIMEOUT;
+            break;
+        }
+        if (__atomic_add_fetch(w->inside, 1, __ATOMIC_SEQ_CST) > 1) w->violations++;
+        w->acquired++;
+        __atomic_sub_fetch(w->inside, 1, __ATOMIC_SEQ_CST);
+        w->st = dl_lock_release_many(&t, 2, l, released, &err);
+        dl_lease_free(l[0]);
+        dl_lease_free(l[1]);
+        if (w->st != DL_OK) {
+            snprintf(w->msg, sizeof(w->msg), "release: %.400s", err.msg);
+            break;
+        }
+    }
+    dl_conn_free(c);
+    return NULL;
+}
+
+/* Two callers taking {A, B} and {B, A} at once never deadlock and never hold
+ * both at the same time, by the one-script way and by the ordered way. */
+static void test_multi_opposite_orders_no_deadlock(void **state)
+{
+    int ordered;
+    (void)state;
+    NEED_SERVER();
+    for (ordered = 0; ordered < 2; ordered++) {
+        volatile int inside = 0;
+        multi_worker_t w[2];
+        pthread_t th[2];
+        int i;
+        memset(w, 0, sizeof(w));
+        w[0].first = "mdA"; w[0].second = "mdB";
+        w[1].first = "mdB"; w[1].second = "mdA";
+        for (i = 0; i < 2; i++) {
+            w[i].ordered = ordered;
+            w[i].loops = 300;
+            w[i].inside = &inside;
+            assert_int_equal(pthread_create(&th[i], NULL, multi_worker, &w[i]), 0);
+        }
+        for (i = 0; i < 2; i++) {
+            assert_int_equal(pthread_join(th[i], NULL), 0);
+            if (w[i].st != DL_OK) fail_msg("%s worker %d: %s", ordered ? "ordered" : "one-script", i, w[i].msg);
+            assert_int_equal(w[i].acquired, 300);
+            assert_int_equal(w[i].violations, 0);
+        }
+        print_message("multi-lock %s: 2 x 300 acquisitions of {A, B} and {B, A}, no deadlock, 0 overlaps\n",
+                      ordered ? "in canonical order" : "by one script");
+    }
+}
+
 int main(void)
 {
     const char *p = getenv("DISTLOCK_TEST_REDIS_PORT");
@@ -1750,6 +1975,9 @@ int main(void)
         cmocka_unit_test(test_rw_waiting_writer_not_starved),
         cmocka_unit_test(test_rw_shared_waiters_woken_together),
         cmocka_unit_test(test_rw_promote_and_demote),
+        cmocka_unit_test(test_multi_all_or_none_real),
+        cmocka_unit_test(test_multi_waiter_woken_by_release),
+        cmocka_unit_test(test_multi_opposite_orders_no_deadlock),
     };
     port = p && *p ? atoi(p) : 0;
     if (!port) {

@@ -715,19 +715,25 @@ static void check_companions(const dl_lease_t *l, const char *base, size_t base_
 {
     static const struct { const char *what, *suffix; } k[] = {
         {"fence_key", ":fence"}, {"wake_key", ":wake"}, {"waiters_key", ":waiters"},
-        {"queue_key", ":queue"}, {"alive_key", ":alive"}, {"wake_prefix", ":wake:"},
+        {"queue_key", ":queue"}, {"alive_key", ":alive"}, {"permits_key", ":permits"},
+        {"readers_key", ":readers"}, {"rwaiters_key", ":rwaiters"}, {"rwake_key", ":rwake"},
+        {"wake_prefix", ":wake:"},
     };
-    const char *got[6];
-    size_t got_len[6], i;
+    const char *got[10];
+    size_t got_len[10], i;
     char want[4096];
     got[0] = l->fence_key; got_len[0] = l->fence_key_len;
     got[1] = l->wake_key; got_len[1] = l->wake_key_len;
     got[2] = l->waiters_key; got_len[2] = l->waiters_key_len;
     got[3] = l->queue_key; got_len[3] = l->queue_key_len;
     got[4] = l->alive_key; got_len[4] = l->alive_key_len;
-    got[5] = l->wake_prefix; got_len[5] = l->wake_prefix_len;
+    got[5] = l->permits_key; got_len[5] = l->permits_key_len;
+    got[6] = l->readers_key; got_len[6] = l->readers_key_len;
+    got[7] = l->rwaiters_key; got_len[7] = l->rwaiters_key_len;
+    got[8] = l->rwake_key; got_len[8] = l->rwake_key_len;
+    got[9] = l->wake_prefix; got_len[9] = l->wake_prefix_len;
     assert_true(base_len + 16 + l->token_len < sizeof(want));
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < 10; i++) {
         size_t sl = strlen(k[i].suffix);
         memcpy(want, base, base_len);
         memcpy(want + base_len, k[i].suffix, sl);
@@ -744,7 +750,7 @@ static void check_companions(const dl_lease_t *l, const char *base, size_t base_
     assert_true(l->waiters_key >= l->wake_key + l->wake_key_len + 1);
     assert_true(l->queue_key >= l->waiters_key + l->waiters_key_len + 1);
     assert_true(l->alive_key >= l->queue_key + l->queue_key_len + 1);
-    assert_true(l->wake_prefix >= l->alive_key + l->alive_key_len + 1);
+    for (i = 5; i < 10; i++) assert_true(got[i] >= got[i - 1] + got_len[i - 1] + 1);
     assert_true(l->my_wake_key >= l->wake_prefix + l->wake_prefix_len + 1);
 }
 

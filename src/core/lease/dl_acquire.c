@@ -97,23 +97,35 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
     return st;
 }
 
-/* BLPOP on a wake list until a deadline of the client (dl_script.h); *value is
+/* BLPOP on wake lists until a deadline of the client (dl_script.h); *value is
  * the fencing token of a fair hand-over. */
-dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
-                        int64_t deadline_ns, int *popped, long long *value, int *abandoned, dl_error_t *err)
+dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
+                            int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
+                            dl_error_t *err)
 {
     char secs[32];
-    const char *argv[3] = {"BLPOP", key, secs};
-    size_t argvlen[3] = {5, key_len, 0};
+    const char *argv[2 + DL_BLOCK_KEYS_MAX];
+    size_t argvlen[2 + DL_BLOCK_KEYS_MAX], i;
     dl_cmd_t cmd;
     dl_reply_t r;
     dl_status_t st;
 
+    if (n < 1 || n > DL_BLOCK_KEYS_MAX) return dl_error_set(err, DL_ERR_ARG, "BLPOP on %zu keys", n);
     /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". Rounded
      * up to whole ms, so a block meant to last to the deadline does. */
-    int64_t ms = (block_us + 999) / 1000;
-    argvlen[2] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
-    cmd.argc = 3; cmd.argv = argv; cmd.argvlen = argvlen;
+    {
+        int64_t ms = (block_us + 999) / 1000;
+        argv[0] = "BLPOP";
+        argvlen[0] = 5;
+        for (i = 0; i < n; i++) {
+            argv[1 + i] = keys[i];
+            argvlen[1 + i] = key_lens[i];
+        }
+        argv[1 + n] = secs;
+        argvlen[1 + n] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000),
+                                          (long long)(ms % 1000));
+    }
+    cmd.argc = (int)(n + 2); cmd.argv = argv; cmd.argvlen = argvlen;
     *popped = 0;
     *abandoned = 0;
     {
@@ -141,10 +153,16 @@ dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len
     return st;
 }
 
+dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
+                        int64_t deadline_ns, int *popped, long long *value, int *abandoned, dl_error_t *err)
+{
+    return dl_block_on_any(t, 1, &key, &key_len, block_us, deadline_ns, popped, value, abandoned, err);
+}
+
 /* How long to block after a failed attempt: until the holder's lease ends
  * (+1 ms, to wake after the expiry, not before), at most the time left and
  * DL_WAIT_BLOCK_CAP_US. A key without TTL (PTTL -1) is not ours to judge: the cap. */
-static int64_t block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
+int64_t dl_block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
 {
     int64_t b = DL_WAIT_BLOCK_CAP_US;
     if (holder_pttl_ms >= 0 && holder_pttl_ms < DL_WAIT_BLOCK_CAP_US / 1000) b = holder_pttl_ms * 1000 + 1000;
@@ -242,7 +260,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             continue;
         }
         if (can_block) {
-            int64_t block_us = block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
+            int64_t block_us = dl_block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
             int popped = 0, abandoned = 0;
             long long value = 0;
             size_t wake_len;

@@ -174,6 +174,18 @@ dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len
                         int64_t deadline_ns, int *popped, long long *value, int *abandoned,
                         dl_error_t *err);   /* in dl_acquire.c */
 
+/* dl_block_on on n (1..DL_BLOCK_KEYS_MAX) wake lists at once (BLPOP k1 .. kn):
+ * woken by whichever gets a token first. In one Cluster slot only. */
+#define DL_BLOCK_KEYS_MAX 64
+dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
+                            int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
+                            dl_error_t *err);
+
+/* How long a waiter blocks after a failed attempt: until the lease it waits
+ * for ends (+1 ms: to wake after the expiry, not before), at most
+ * remaining_us and DL_WAIT_BLOCK_CAP_US; a key without TTL (-1): the cap. */
+int64_t dl_block_time_us(int64_t remaining_us, int64_t holder_pttl_ms);   /* in dl_acquire.c */
+
 /* 1 when r is the NOSCRIPT error (the server's script cache lacks the script). */
 int dl_is_noscript(const dl_reply_t *r);
 

@@ -475,6 +475,53 @@
     DL_LUA_RW_WAKE \
     "return 1"
 
+/*
+ * ---- multi-locks: all of n names or none (dl_multi.h) ----
+ *
+ * KEYS K F Q W of each name in turn (4n keys, all in one Cluster slot); ARGV
+ * ttl ms, fence flag, waiter window ms ("0": not waiting), wake list TTL ms,
+ * then each name's owner token. Every name free: each is SET to its own
+ * token for the ttl (each its own lease, fenced on its own counter when
+ * asked), and {1, fence1 .. fencen} returned (fences 0 without fencing). Else
+ * nothing is taken: when waiting, we enter the waiters of each taken name (its
+ * release wakes us), and leave those of each free one, passing a wake-up on to
+ * the waiters still there (a release of that name may have woken us instead of
+ * them); returns {0, the least PTTL among the taken names (-1: none has a
+ * TTL), the 1-based indexes of the taken names ...}.
+ */
+#define DL_SCRIPT_MULTI_ACQUIRE \
+    "local n = #KEYS / 4 local win = tonumber(ARGV[3]) " \
+    "local taken = {} " \
+    "for i = 1, n do if redis.call('EXISTS', KEYS[4 * i - 3]) == 1 then taken[#taken + 1] = i end end " \
+    "if #taken == 0 then " \
+        "local r = {1} " \
+        "for i = 1, n do " \
+            "local tok = ARGV[4 + i] " \
+            "redis.call('SET', KEYS[4 * i - 3], tok, 'PX', ARGV[1]) " \
+            "if win > 0 then redis.call('ZREM', KEYS[4 * i - 1], tok) end " \
+            "if ARGV[2] == '1' then r[#r + 1] = redis.call('INCR', KEYS[4 * i - 2]) else r[#r + 1] = 0 end " \
+        "end " \
+        "return r " \
+    "end " \
+    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local r = {0, -1} " \
+    "for i = 1, n do " \
+        "local k, q, w, tok = KEYS[4 * i - 3], KEYS[4 * i - 1], KEYS[4 * i], ARGV[4 + i] " \
+        "local p = redis.call('PTTL', k) " \
+        "if p ~= -2 then " \
+            "r[#r + 1] = i " \
+            "if p >= 0 and (r[2] < 0 or p < r[2]) then r[2] = p end " \
+            "if win > 0 then redis.call('ZADD', q, now + win, tok) " \
+                "if redis.call('PTTL', q) < win then redis.call('PEXPIRE', q, win) end end " \
+        "elseif win > 0 then " \
+            "redis.call('ZREM', q, tok) redis.call('ZREMRANGEBYSCORE', q, '-inf', now) " \
+            "if redis.call('ZCARD', q) > 0 then " \
+                "redis.call('RPUSH', w, '1') redis.call('LTRIM', w, 0, 0) redis.call('PEXPIRE', w, ARGV[4]) " \
+            "end " \
+        "end " \
+    "end " \
+    "return r"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
 #define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
@@ -501,5 +548,6 @@
 #define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
 #define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
 #define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "31efe63006d98a3297ab47a715546faa90847a74"
 
 #endif

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/dl_hashslot.h"
+#include "../lease/dl_multi.h"
+#include "../lease/dl_rwlock.h"
 #include "dl_cluster.h"
 #include "../transport/dl_conn.h"
 #include "../transport/dl_pending.h"
@@ -221,9 +224,26 @@ const char *dl_target_release_path(dl_target_t *tg)
 
 #define REDLOCK(tg) ((tg)->cfg.kind == DL_TARGET_REDLOCK)
 
+/* Redlock runs the mutex only: its quorum argument is about one exclusive key. */
+static dl_status_t redlock_refuses(const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_ARG, "%s not offered on Redlock: its quorum argument covers one exclusive key "
+                                         "per name (permits or shared holders counted on independent masters can "
+                                         "disagree); use one server, Sentinel or Cluster", what);
+}
+
+static const char *kind_name(const dl_lease_t *lease)
+{
+    return lease->kind == DL_LEASE_PERMITS ? "semaphores are" : "shared locks are";
+}
+
 dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                               dl_acquire_result_t *res, dl_error_t *err)
 {
+    if (REDLOCK(tg) && lease->kind != DL_LEASE_EXCLUSIVE) {
+        memset(res, 0, sizeof(*res));
+        return redlock_refuses(kind_name(lease), err);
+    }
     return REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
                        : dl_lock_acquire(&tg->single, lease, opts, res, err);
 }
@@ -295,6 +315,36 @@ dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, i
 {
     return REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, key, key_len, deleted, err)
                        : dl_lock_delete(&tg->single, key, key_len, deleted, err);
+}
+
+dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,
+                                    const dl_acquire_opts_t *opts, dl_acquire_result_t *res, dl_error_t *err)
+{
+    size_t i;
+    int one_slot = 1;
+    if (REDLOCK(tg)) {
+        memset(res, 0, sizeof(*res));
+        return redlock_refuses("multi-locks are", err);
+    }
+    if (tg->cfg.kind == DL_TARGET_CLUSTER) {
+        for (i = 1; i < n && one_slot; i++) {
+            one_slot = dl_slot_of(leases[i]->key, leases[i]->key_len) == dl_slot_of(leases[0]->key, leases[0]->key_len);
+        }
+    }
+    return one_slot ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
+                    : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err);
+}
+
+dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err)
+{
+    *result = -1;
+    return REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_promote(&tg->single, lease, ttl_ms, result, err);
+}
+
+dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err)
+{
+    *result = -1;
+    return REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_demote(&tg->single, lease, ttl_ms, result, err);
 }
 
 int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)

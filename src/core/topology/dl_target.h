@@ -93,6 +93,27 @@ dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_
 dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err);
 dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err);
 
+/*
+ * The lease's kind (dl_lease.h) picks the primitive: the mutex on every
+ * topology; the semaphore (DL_LEASE_PERMITS) and shared/exclusive leases
+ * (DL_LEASE_SHARED, DL_LEASE_WRITE) on one server, Sentinel and Cluster (their
+ * keys share the name's slot). On Redlock, dl_target_acquire of another kind
+ * than DL_LEASE_EXCLUSIVE returns DL_ERR_ARG, saying why.
+ */
+
+/*
+ * All of n names or none (dl_multi.h): one script in one round trip on one
+ * server, on Sentinel, and on Cluster when every key is in one hash slot;
+ * across slots, one name at a time in canonical order, with undo. Redlock:
+ * DL_ERR_ARG.
+ */
+dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,
+                                    const dl_acquire_opts_t *opts, dl_acquire_result_t *res, dl_error_t *err);
+
+/* Promotion and demotion of readers-writer leases (dl_rwlock.h). Redlock: DL_ERR_ARG. */
+dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
+dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
+
 /* 1 when the release of lease on this target runs the native compare-and-delete (dl_lock_native). */
 int dl_target_native(dl_target_t *tg, const dl_lease_t *lease);
 
