@@ -1310,17 +1310,11 @@ static int sem_try(const dl_transport_t *t, dl_lease_t *l)
     return res.acquired;
 }
 
-/* {live holders, permits held} by the usage script. */
+/* {live holders, permits held}. */
 static void sem_usage(const dl_transport_t *t, const dl_lease_t *l, long long *holders, long long *used)
 {
-    dl_reply_t r;
     dl_error_t err;
-    assert_int_equal(dl_script_run(t, &DL_SEM_USAGE_SCRIPT, l, 0, 0, 0, DL_RETRY_NEVER, &r, &err), DL_OK);
-    assert_int_equal(r.type, DL_REPLY_ARRAY);
-    assert_int_equal(r.elements, 2);
-    *holders = r.element[0].integer;
-    *used = r.element[1].integer;
-    dl_reply_free(&r);
+    assert_int_equal(dl_lock_permits_used(t, l, holders, used, &err), DL_OK);
 }
 
 /* Permits add up to the limit, each holder with its own lease; a release frees

@@ -354,6 +354,25 @@ dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int
     return st;
 }
 
+dl_status_t dl_lock_permits_used(const dl_transport_t *t, const dl_lease_t *lease, long long *holders, long long *used,
+                                 dl_error_t *err)
+{
+    dl_reply_t r;
+    dl_status_t st = dl_script_run(t, &DL_SEM_USAGE_SCRIPT, lease, 0, 0, 0, DL_RETRY_ON_DROP, &r, err);
+    *holders = *used = 0;
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
+            r.element[1].type == DL_REPLY_INTEGER) {
+            *holders = r.element[0].integer;
+            *used = r.element[1].integer;
+        } else {
+            st = dl_unexpected(t, DL_SEM_USAGE_SCRIPT.what, err);
+        }
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
 /* Runs a one-key command that answers an integer. */
 static dl_status_t key_command(const dl_transport_t *t, const char *cmdname, const char *key, size_t key_len,
                                dl_retry_t retry, long long *result, dl_error_t *err)

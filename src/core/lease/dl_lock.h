@@ -185,6 +185,14 @@ typedef struct dl_lock_info {
  */
 dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
 
+/*
+ * A semaphore's use now (lease: any DL_LEASE_PERMITS lease of the name; only
+ * its keys are used): *holders live holders, *used the permits they hold.
+ * One read-only script; sent once more only when the connection broke.
+ */
+dl_status_t dl_lock_permits_used(const dl_transport_t *t, const dl_lease_t *lease, long long *holders, long long *used,
+                                 dl_error_t *err);
+
 /* EXISTS key: *exists 0/1. */
 dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_len, int *exists, dl_error_t *err);
 

@@ -335,6 +335,13 @@ dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const
                     : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err);
 }
 
+dl_status_t dl_target_permits_used(dl_target_t *tg, const dl_lease_t *lease, long long *holders, long long *used,
+                                   dl_error_t *err)
+{
+    *holders = *used = 0;
+    return REDLOCK(tg) ? redlock_refuses("semaphores are", err) : dl_lock_permits_used(&tg->single, lease, holders, used, err);
+}
+
 dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err)
 {
     *result = -1;

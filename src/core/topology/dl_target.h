@@ -110,6 +110,10 @@ dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, i
 dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,
                                     const dl_acquire_opts_t *opts, dl_acquire_result_t *res, dl_error_t *err);
 
+/* dl_lock_permits_used (a semaphore's holders and permits in use). Redlock: DL_ERR_ARG. */
+dl_status_t dl_target_permits_used(dl_target_t *tg, const dl_lease_t *lease, long long *holders, long long *used,
+                                   dl_error_t *err);
+
 /* Promotion and demotion of readers-writer leases (dl_rwlock.h). Redlock: DL_ERR_ARG. */
 dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
 dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
