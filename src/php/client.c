@@ -17,136 +17,6 @@
 zend_class_entry *distlock_ce_DistLock;
 static zend_object_handlers client_handlers;
 
-/* ---- held leases ------------------------------------------------------- */
-
-void php_distlock_held_done(php_distlock_held *h)
-{
-    h->done = true;
-    if (h->wd) {
-        dl_watchdog_remove(h->wd);
-        h->wd = NULL;
-    }
-}
-
-bool php_distlock_held_lost(php_distlock_client *c, zend_string *name, php_distlock_held *h)
-{
-    if (h->done || !h->wd || dl_watchdog_state(h->wd) != DL_RENEW_LOST) return false;
-    php_distlock_client_forget(c, name, h);  /* counted by the watchdog's stats */
-    return true;
-}
-
-bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
-{
-    dl_error_t err;
-    int released;
-    int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
-    if (!c->watchdog) return true;
-    if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
-                        c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
-        return true;
-    }
-    dl_target_release(c->target, h->lease, &released, NULL);
-    h->done = true;
-    php_distlock_throw(&err);
-    return false;
-}
-
-void php_distlock_held_release_ref(php_distlock_held *h)
-{
-    if (--h->refcount == 0) {
-        if (h->wd) dl_watchdog_remove(h->wd);
-        dl_lease_free(h->lease);
-        efree(h);
-    }
-}
-
-static void held_table_dtor(zval *zv)
-{
-    php_distlock_held_release_ref(Z_PTR_P(zv));
-}
-
-/* Removes held from c->held if it is the entry for name (the table's reference goes). */
-static void held_unlist(php_distlock_client *c, zend_string *name, php_distlock_held *h)
-{
-    zval *zv = zend_hash_find(&c->held, name);
-    if (zv && Z_PTR_P(zv) == h) {
-        zend_hash_del(&c->held, name);
-    }
-}
-
-void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h)
-{
-    if (h->done || h->detached) return;
-    h->detached = true;
-    if (h->wd) {
-        dl_watchdog_remove(h->wd);
-        h->wd = NULL;
-    }
-    if (!c->closed) held_unlist(c, name, h);
-}
-
-void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h)
-{
-    php_distlock_held_done(h);
-    if (!c->closed) held_unlist(c, name, h);
-}
-
-/* Releases every lease the instance still holds, in one pipelined round trip.
- * Leases of another process (inherited through fork()) are dropped untouched.
- * Errors are counted, never thrown: this runs from destructors, RSHUTDOWN and
- * DistLock::endRequest(). Returns how many it released (found still ours). */
-static zend_long client_release_all(php_distlock_client *c)
-{
-    zend_long ours = 0;
-    php_distlock_held *h;
-    dl_lease_t **leases;
-    int *released;
-    size_t n = 0, i;
-    pid_t pid = dl_proc_pid();
-
-    if (zend_hash_num_elements(&c->held) == 0) return 0;
-    leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
-    released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
-    ZEND_HASH_FOREACH_PTR(&c->held, h) {
-        if (!h->done && h->lease->pid == pid) {
-            leases[n++] = h->lease;
-        }
-        php_distlock_held_done(h);
-    } ZEND_HASH_FOREACH_END();
-    if (n > 0) {
-        dl_error_t err;
-        if (dl_target_release_many(c->target, n, leases, released, &err) == DL_OK) {
-            for (i = 0; i < n; i++) {
-                if (released[i]) DISTLOCK_G(stats).released++;
-                else DISTLOCK_G(stats).lost++;
-                ours += released[i] != 0;
-            }
-        } else {
-            DISTLOCK_G(stats).connection_errors++;
-        }
-    }
-    efree(leases);
-    efree(released);
-    zend_hash_clean(&c->held);
-    return ours;
-}
-
-void php_distlock_client_settle(php_distlock_client *c)
-{
-    dl_target_settle(c->target);
-}
-
-zend_long php_distlock_release_all(void)
-{
-    php_distlock_client *c;
-    zend_long n = 0;
-    for (c = DISTLOCK_G(clients); c; c = c->next) {
-        n += client_release_all(c);
-        php_distlock_client_settle(c);   /* request end: every deferred reply is read */
-    }
-    return n;
-}
-
 /* ---- object handlers ----------------------------------------------------- */
 
 static zend_object *client_create(zend_class_entry *ce)
@@ -155,11 +25,11 @@ static zend_object *client_create(zend_class_entry *ce)
     zend_object_std_init(&c->std, ce);
     object_properties_init(&c->std, ce);
     c->std.handlers = &client_handlers;
-    zend_hash_init(&c->held, 4, NULL, held_table_dtor, 0);
+    php_distlock_registry_init(c);
     return &c->std;
 }
 
-static void registry_remove(php_distlock_client *c)
+static void clients_unlink(php_distlock_client *c)
 {
     if (c->prev) c->prev->next = c->next;
     else if (DISTLOCK_G(clients) == c) DISTLOCK_G(clients) = c->next;
@@ -171,9 +41,9 @@ static void client_free(zend_object *obj)
 {
     php_distlock_client *c = php_distlock_client_from(obj);
     if (c->target) {
-        client_release_all(c);
-        php_distlock_client_settle(c);   /* before the connection is pooled or closed */
-        registry_remove(c);
+        php_distlock_registry_release_all(c);
+        dl_target_settle(c->target);   /* before the connection is pooled or closed */
+        clients_unlink(c);
         if (c->pool_id) dl_pool_put(c->pool_id, c->target);
         else dl_target_free(c->target);
         c->target = NULL;
@@ -285,21 +155,19 @@ static int wait_interrupted(void *arg)
 static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t ttl_ms, const zend_string *token,
                               zval *return_value)
 {
-    zval *zv = zend_hash_find(&c->held, name);
-    php_distlock_held *h;
+    php_distlock_held *h = php_distlock_registry_find(c, name);
     dl_error_t err;
     int extended;
 
-    if (!zv) return false;
-    h = Z_PTR_P(zv);
+    if (!h) return false;
     /* Another token is another owner: it contends like any other (the entry stays). */
     if (token && !(h->lease->token_len == ZSTR_LEN(token) &&
                    memcmp(h->lease->token, ZSTR_VAL(token), ZSTR_LEN(token)) == 0)) {
         return false;
     }
-    if (h->done || h->lease->pid != dl_proc_pid() || php_distlock_held_lost(c, name, h)) {
+    if (h->done || h->lease->pid != dl_proc_pid() || php_distlock_held_lost(c, h)) {
         /* Another process's lease (fork): not ours to share; drop our copy of it. */
-        php_distlock_client_forget(c, name, h);
+        php_distlock_registry_forget(c, h);
         return false;
     }
     /* Never shorten the lease an outer handle relies on. */
@@ -310,12 +178,12 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
     }
     if (!extended) {
         DISTLOCK_G(stats).lost++;
-        php_distlock_client_forget(c, name, h);
+        php_distlock_registry_forget(c, h);
         return false;
     }
     if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
     DISTLOCK_G(stats).acquired++;
-    php_distlock_lock_create(return_value, c, name, h);
+    php_distlock_lock_create(return_value, c, h);
     return true;
 }
 
@@ -367,23 +235,20 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
         }
         return;
     }
-    h = ecalloc(1, sizeof(*h));
-    h->lease = lease;
-    h->refcount = 1;  /* the table's */
+    h = php_distlock_held_new(lease, name);
     if (!php_distlock_watch(c, h)) {
         php_distlock_held_release_ref(h);
         return;
     }
-    zend_hash_update_ptr(&c->held, name, h);
+    php_distlock_registry_add(c, h);
     DISTLOCK_G(stats).acquired++;
-    php_distlock_lock_create(return_value, c, name, h);
+    php_distlock_lock_create(return_value, c, h);
 }
 
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len)
 {
     dl_error_t err;
     dl_lease_t *lease;
-    zval *zv;
     int released;
 
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), token, token_len, 0, &err);
@@ -402,12 +267,9 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
     if (released) {
         DISTLOCK_G(stats).released++;
         /* Our own handles on that lease now see it as gone. */
-        zv = zend_hash_find(&c->held, name);
-        if (zv) {
-            php_distlock_held *h = Z_PTR_P(zv);
-            if (h->lease->token_len == token_len && memcmp(h->lease->token, token, token_len) == 0) {
-                php_distlock_client_forget(c, name, h);
-            }
+        php_distlock_held *h = php_distlock_registry_find(c, name);
+        if (h && h->lease->token_len == token_len && memcmp(h->lease->token, token, token_len) == 0) {
+            php_distlock_registry_forget(c, h);
         }
     }
     return released;
@@ -600,7 +462,6 @@ ZEND_METHOD(DistLock, restore)
     dl_error_t err;
     int64_t pttl_ms;
     php_distlock_held *h;
-    zval *zv;
 
     ZEND_PARSE_PARAMETERS_START(2, 2)
         Z_PARAM_STR(name)
@@ -633,26 +494,23 @@ ZEND_METHOD(DistLock, restore)
         RETURN_THROWS();
     }
     /* Already held by this instance under the same token: one more handle. */
-    zv = zend_hash_find(&c->held, name);
-    if (zv) {
-        h = Z_PTR_P(zv);
+    h = php_distlock_registry_find(c, name);
+    if (h) {
         if (!h->done && h->lease->pid == dl_proc_pid() && h->lease->token_len == lease->token_len &&
             memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
             dl_lease_free(lease);
-            php_distlock_lock_create(return_value, c, name, h);
+            php_distlock_lock_create(return_value, c, h);
             return;
         }
-        php_distlock_client_forget(c, name, h);
+        php_distlock_registry_forget(c, h);
     }
-    h = ecalloc(1, sizeof(*h));
-    h->lease = lease;
-    h->refcount = 1;
+    h = php_distlock_held_new(lease, name);
     if (!php_distlock_watch(c, h)) {
         php_distlock_held_release_ref(h);
         RETURN_THROWS();
     }
-    zend_hash_update_ptr(&c->held, name, h);
-    php_distlock_lock_create(return_value, c, name, h);
+    php_distlock_registry_add(c, h);
+    php_distlock_lock_create(return_value, c, h);
 }
 
 /* Runs a one-key operation (EXISTS, DEL) on prefix + name for a method taking
@@ -698,7 +556,7 @@ ZEND_METHOD(DistLock, forceRelease)
 {
     php_distlock_client *c;
     zend_string *name;
-    zval *zv;
+    php_distlock_held *h;
     int deleted;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
@@ -708,8 +566,7 @@ ZEND_METHOD(DistLock, forceRelease)
     deleted = name_op(ZEND_THIS, name, "DistLock::forceRelease", dl_target_delete, &c);
     if (deleted < 0) RETURN_THROWS();
     /* Our own lease on it (if any) is gone. */
-    zv = zend_hash_find(&c->held, name);
-    if (zv) php_distlock_client_forget(c, name, Z_PTR_P(zv));
+    if ((h = php_distlock_registry_find(c, name))) php_distlock_registry_forget(c, h);
     RETURN_BOOL(deleted);
 }
 
@@ -751,7 +608,7 @@ ZEND_METHOD(DistLock, refresh)
     dl_lease_t *lease;
     dl_error_t err;
     int extended;
-    zval *zv;
+    php_distlock_held *h;
 
     ZEND_PARSE_PARAMETERS_START(2, 3)
         Z_PARAM_STR(name)
@@ -778,15 +635,12 @@ ZEND_METHOD(DistLock, refresh)
     if (extended) {
         DISTLOCK_G(stats).refreshed++;
         /* This instance's own lease under that token follows (validity, the watchdog's ttl). */
-        zv = zend_hash_find(&c->held, name);
-        if (zv) {
-            php_distlock_held *h = Z_PTR_P(zv);
-            if (!h->done && h->lease->token_len == lease->token_len &&
-                memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
-                h->lease->ttl_ms = lease->ttl_ms;
-                h->lease->valid_until_ns = lease->valid_until_ns;
-                if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
-            }
+        h = php_distlock_registry_find(c, name);
+        if (h && !h->done && h->lease->token_len == lease->token_len &&
+            memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
+            h->lease->ttl_ms = lease->ttl_ms;
+            h->lease->valid_until_ns = lease->valid_until_ns;
+            if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
         }
     }
     dl_lease_free(lease);

@@ -15,7 +15,7 @@
 zend_class_entry *distlock_ce_Lock;
 static zend_object_handlers lock_handlers;
 
-void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *name, php_distlock_held *held)
+void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held)
 {
     php_distlock_lock *l;
     object_init_ex(out, distlock_ce_Lock);
@@ -26,7 +26,6 @@ void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *na
     l->active = true;
     held->refcount++;
     held->handles++;
-    l->name = zend_string_copy(name);
 }
 
 /* Ends this handle's share of the lease (it keeps its reference for token()). */
@@ -40,7 +39,7 @@ static void end_share(php_distlock_lock *l)
 static bool usable(php_distlock_lock *l)
 {
     return l->active && !l->held->done && !l->owner->closed && l->held->lease->pid == dl_proc_pid() &&
-           !php_distlock_held_lost(l->owner, l->name, l->held);
+           !php_distlock_held_lost(l->owner, l->held);
 }
 
 /* The outcome of a deferred release, counted when its reply is read. */
@@ -76,7 +75,7 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
-        php_distlock_client_forget(l->owner, l->name, h);   /* the watchdog stops before the write */
+        php_distlock_registry_forget(l->owner, h);   /* the watchdog stops before the write */
         dl_target_release_deferred(l->owner->target, h->lease, deferred_release_done);
         end_share(l);
         return 1;
@@ -95,7 +94,7 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     } else {
         DISTLOCK_G(stats).lost++;
     }
-    php_distlock_client_forget(l->owner, l->name, h);
+    php_distlock_registry_forget(l->owner, h);
     end_share(l);
     return released;
 }
@@ -108,14 +107,14 @@ static int64_t lease_status(php_distlock_lock *l)
     dl_error_t err;
     int64_t pttl_ms;
 
-    if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, l->name, h)) return -1;
+    if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, h)) return -1;
     if (dl_target_status(l->owner->target, h->lease, &pttl_ms, &err) != DL_OK) {
         php_distlock_throw(&err);
         return -2;
     }
     if (pttl_ms < 0 && h->lease->pid == dl_proc_pid()) {
         DISTLOCK_G(stats).lost++;
-        php_distlock_client_forget(l->owner, l->name, h);
+        php_distlock_registry_forget(l->owner, h);
     }
     return pttl_ms;
 }
@@ -138,7 +137,6 @@ static void lock_free(zend_object *obj)
         if (!l->held->detached) php_distlock_lock_release(l, true, true);  /* scoped release */
         php_distlock_held_release_ref(l->held);
     }
-    if (l->name) zend_string_release(l->name);
     if (l->owner) OBJ_RELEASE(&l->owner->std);
     zend_object_std_dtor(obj);
 }
@@ -157,8 +155,8 @@ static HashTable *lock_debug_info(zend_object *obj, int *is_temp)
     HashTable *ht = zend_new_array(3);
     zval v;
     *is_temp = 1;
-    if (!l->name) return ht;
-    ZVAL_STR_COPY(&v, l->name);
+    if (!l->held) return ht;
+    ZVAL_STR_COPY(&v, l->held->name);
     zend_hash_str_update(ht, "name", sizeof("name") - 1, &v);
     ZVAL_BOOL(&v, l->active && !l->held->done);
     zend_hash_str_update(ht, "held", sizeof("held") - 1, &v);
@@ -186,7 +184,7 @@ void php_distlock_lock_minit(zend_class_entry *ce)
 ZEND_METHOD(DistLock_Lock, name)
 {
     ZEND_PARSE_PARAMETERS_NONE();
-    RETURN_STR_COPY(THIS_LOCK()->name);
+    RETURN_STR_COPY(THIS_LOCK()->held->name);
 }
 
 ZEND_METHOD(DistLock_Lock, token)
@@ -209,7 +207,7 @@ ZEND_METHOD(DistLock_Lock, detach)
 {
     php_distlock_lock *l = THIS_LOCK();
     ZEND_PARSE_PARAMETERS_NONE();
-    php_distlock_client_detach(l->owner, l->name, l->held);
+    php_distlock_registry_detach(l->owner, l->held);
     RETURN_STRINGL(l->held->lease->token, l->held->lease->token_len);
 }
 
@@ -242,7 +240,7 @@ ZEND_METHOD(DistLock_Lock, refresh)
         RETURN_TRUE;
     }
     DISTLOCK_G(stats).lost++;
-    php_distlock_client_forget(l->owner, l->name, l->held);
+    php_distlock_registry_forget(l->owner, l->held);
     RETURN_FALSE;
 }
 

@@ -32,13 +32,12 @@ static void raise_lost(void)
 {
     php_distlock_client *c;
     for (c = DISTLOCK_G(clients); c; c = c->next) {
-        zend_string *name;
         php_distlock_held *h;
         if (!c->on_lost_throw) continue;
-        ZEND_HASH_FOREACH_STR_KEY_PTR(&c->held, name, h) {
+        ZEND_HASH_FOREACH_PTR(&c->held, h) {
             if (h->wd && !h->done && dl_watchdog_state(h->wd) == DL_RENEW_LOST) {
-                zend_string *n = zend_string_copy(name);
-                php_distlock_client_forget(c, n, h);
+                zend_string *n = zend_string_copy(h->name);
+                php_distlock_registry_forget(c, h);
                 zend_throw_exception_ex(distlock_ce_LockLostException, 0,
                     "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
                 zend_string_release(n);

@@ -53,6 +53,8 @@ typedef struct php_distlock_resource {
  */
 typedef struct php_distlock_held {
     dl_lease_t *lease;
+    zend_string *name;  /* the lock name (without the prefix) */
+    zend_string *key;   /* its key in the registry (registry.c) */
     uint32_t refcount;
     uint32_t handles;   /* handles that have not released yet */
     bool done;          /* released by us, or found lost: no longer ours */
@@ -89,7 +91,6 @@ typedef struct php_distlock_lock {
     php_distlock_client *owner; /* holds a reference on owner->std */
     php_distlock_held *held;    /* the lease (one reference, kept until the handle is freed) */
     bool active;                /* false once this handle has released */
-    zend_string *name;
     zend_object std;
 } php_distlock_lock;
 
@@ -158,34 +159,51 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 /* Releases name if it holds token; returns -1 after throwing, else 0/1. */
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
 
+/* VM interrupt hook for on_lost=throw (lostwatch.c). */
+void php_distlock_lostwatch_minit(void);
+void php_distlock_lostwatch_mshutdown(void);
+void *php_distlock_lostwatch_arg(void);
+
+/* ---- registry.c: the leases each instance holds ----------------------------- */
+
+/* A new entry for lease (taken over) held as name, with one reference (the
+ * caller's, handed over by php_distlock_registry_add). */
+php_distlock_held *php_distlock_held_new(dl_lease_t *lease, zend_string *name);
+
 /* Drops one reference on held (freeing it at zero). */
 void php_distlock_held_release_ref(php_distlock_held *h);
 
 /* Marks held as no longer ours (and stops its renewals) without touching Redis. */
 void php_distlock_held_done(php_distlock_held *h);
 
-/* True when the watchdog found held lost; marks it done (and forgets it). */
-bool php_distlock_held_lost(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+/* True when the watchdog found held lost; marks it done and forgets it. */
+bool php_distlock_held_lost(php_distlock_client *c, php_distlock_held *h);
 
 /* Starts renewing held under the watchdog when the client has it on. Throws and
  * returns false on failure (the lease is then released). */
 bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h);
 
-/* VM interrupt hook for on_lost=throw (lostwatch.c). */
-void php_distlock_lostwatch_minit(void);
-void php_distlock_lostwatch_mshutdown(void);
-void *php_distlock_lostwatch_arg(void);
+void php_distlock_registry_init(php_distlock_client *c);
+/* Lists held (the registry takes over the caller's reference). */
+void php_distlock_registry_add(php_distlock_client *c, php_distlock_held *h);
+/* The exclusive lease the instance holds on name, or NULL. */
+php_distlock_held *php_distlock_registry_find(php_distlock_client *c, zend_string *name);
 
-/* Marks held as no longer ours and removes it from c->held if it is the entry for name. */
-void php_distlock_client_forget(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+/* Marks held as no longer ours and removes it from the registry. */
+void php_distlock_registry_forget(php_distlock_client *c, php_distlock_held *h);
 
 /* Lock::detach(): held is released only explicitly from now on (not by scope,
  * request end or the instance's reentrancy) and no longer renewed. */
-void php_distlock_client_detach(php_distlock_client *c, zend_string *name, php_distlock_held *h);
+void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h);
 
-/* Releases every lease (detached ones excepted) of every live client of this
- * request and reads every deferred reply (RSHUTDOWN, DistLock::endRequest()).
- * Returns how many leases it released. */
+/* Releases every lease c still holds (detached ones are not listed), in one
+ * pipelined round trip; leases of another process (fork()) are dropped
+ * untouched. Errors are counted, never thrown: this runs from destructors,
+ * RSHUTDOWN and DistLock::endRequest(). Returns how many it released. */
+zend_long php_distlock_registry_release_all(php_distlock_client *c);
+
+/* php_distlock_registry_release_all for every live client of this request,
+ * then every deferred reply is read (RSHUTDOWN, DistLock::endRequest()). */
 zend_long php_distlock_release_all(void);
 
 /* ---- lock.c ---------------------------------------------------------------- */
@@ -196,11 +214,8 @@ zend_long php_distlock_release_all(void);
  * Returns 1 released (or deferred), 0 not ours / already released, -1 after throwing. */
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit);
 
-/* Reads the replies the client's connection still owes (deferred releases). */
-void php_distlock_client_settle(php_distlock_client *c);
-
 /* Creates a Lock handle on held (taking one reference on held and one on c). */
-void php_distlock_lock_create(zval *out, php_distlock_client *c, zend_string *name, php_distlock_held *held);
+void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held);
 
 /* ---- helpers.c ------------------------------------------------------------- */
 

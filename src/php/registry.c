@@ -1,0 +1,163 @@
+/*
+ * The held-lease registry: the leases each DistLock instance holds, and what
+ * happens to them at the end of their life (release at request end or with
+ * the instance, the watchdog's renewals, loss, detach). The instance (client.c),
+ * its handles (lock.c), the helpers and the lost-lease watch all ask the
+ * registry; none of them calls another for this.
+ *
+ * An entry is keyed by the lock name for exclusive leases (reentrancy: the
+ * same instance locking a name it holds gets another handle on the same
+ * lease), and by name, kind and owner token for shared leases and permits,
+ * which one instance may hold several of on one name.
+ */
+#include "php_distlock_internal.h"
+
+#include "../core/base/dl_proc.h"
+
+php_distlock_held *php_distlock_held_new(dl_lease_t *lease, zend_string *name)
+{
+    php_distlock_held *h = ecalloc(1, sizeof(*h));
+    h->lease = lease;
+    h->refcount = 1;   /* the caller's, handed to the registry by php_distlock_registry_add */
+    h->name = zend_string_copy(name);
+    if (lease->kind == DL_LEASE_SHARED || lease->kind == DL_LEASE_PERMITS) {
+        h->key = zend_string_concat3(ZSTR_VAL(name), ZSTR_LEN(name), lease->kind == DL_LEASE_SHARED ? "\0s" : "\0p", 2,
+                                     lease->token, lease->token_len);
+    } else {
+        h->key = zend_string_copy(name);
+    }
+    return h;
+}
+
+void php_distlock_held_release_ref(php_distlock_held *h)
+{
+    if (--h->refcount == 0) {
+        if (h->wd) dl_watchdog_remove(h->wd);
+        dl_lease_free(h->lease);
+        zend_string_release(h->name);
+        zend_string_release(h->key);
+        efree(h);
+    }
+}
+
+void php_distlock_held_done(php_distlock_held *h)
+{
+    h->done = true;
+    if (h->wd) {
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+}
+
+static void held_table_dtor(zval *zv)
+{
+    php_distlock_held_release_ref(Z_PTR_P(zv));
+}
+
+void php_distlock_registry_init(php_distlock_client *c)
+{
+    zend_hash_init(&c->held, 4, NULL, held_table_dtor, 0);
+}
+
+void php_distlock_registry_add(php_distlock_client *c, php_distlock_held *h)
+{
+    zend_hash_update_ptr(&c->held, h->key, h);
+}
+
+php_distlock_held *php_distlock_registry_find(php_distlock_client *c, zend_string *name)
+{
+    return zend_hash_find_ptr(&c->held, name);
+}
+
+/* Removes h from the registry if it is listed there (the registry's reference goes). */
+static void unlist(php_distlock_client *c, php_distlock_held *h)
+{
+    if (!c->closed && zend_hash_find_ptr(&c->held, h->key) == h) zend_hash_del(&c->held, h->key);
+}
+
+void php_distlock_registry_forget(php_distlock_client *c, php_distlock_held *h)
+{
+    php_distlock_held_done(h);
+    unlist(c, h);
+}
+
+void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h)
+{
+    if (h->done || h->detached) return;
+    h->detached = true;
+    if (h->wd) {
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+    unlist(c, h);
+}
+
+bool php_distlock_held_lost(php_distlock_client *c, php_distlock_held *h)
+{
+    if (h->done || !h->wd || dl_watchdog_state(h->wd) != DL_RENEW_LOST) return false;
+    php_distlock_registry_forget(c, h);  /* counted by the watchdog's stats */
+    return true;
+}
+
+bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
+{
+    dl_error_t err;
+    int released;
+    int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
+    if (!c->watchdog) return true;
+    if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
+                        c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
+        return true;
+    }
+    dl_target_release(c->target, h->lease, &released, NULL);
+    h->done = true;
+    php_distlock_throw(&err);
+    return false;
+}
+
+zend_long php_distlock_registry_release_all(php_distlock_client *c)
+{
+    zend_long ours = 0;
+    php_distlock_held *h;
+    dl_lease_t **leases;
+    int *released;
+    size_t n = 0, i;
+    pid_t pid = dl_proc_pid();
+
+    if (zend_hash_num_elements(&c->held) == 0) return 0;
+    leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
+    released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if (!h->done && h->lease->pid == pid) {
+            leases[n++] = h->lease;
+        }
+        php_distlock_held_done(h);
+    } ZEND_HASH_FOREACH_END();
+    if (n > 0) {
+        dl_error_t err;
+        if (dl_target_release_many(c->target, n, leases, released, &err) == DL_OK) {
+            for (i = 0; i < n; i++) {
+                if (released[i]) DISTLOCK_G(stats).released++;
+                else DISTLOCK_G(stats).lost++;
+                ours += released[i] != 0;
+            }
+        } else {
+            DISTLOCK_G(stats).connection_errors++;
+        }
+    }
+    efree(leases);
+    efree(released);
+    zend_hash_clean(&c->held);
+    return ours;
+}
+
+zend_long php_distlock_release_all(void)
+{
+    php_distlock_client *c;
+    zend_long n = 0;
+    for (c = DISTLOCK_G(clients); c; c = c->next) {
+        n += php_distlock_registry_release_all(c);
+        dl_target_settle(c->target);   /* request end: every deferred reply is read */
+    }
+    return n;
+}
