@@ -5,7 +5,6 @@
  */
 #include "php_distlock_internal.h"
 
-#include "../core/transport/dl_pending.h"
 #include "../core/base/dl_proc.h"
 
 #include "zend_exceptions.h"

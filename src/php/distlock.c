@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "php_distlock_internal.h"
+#include "../core/transport/dl_conn.h"   /* phpinfo(): the hiredis and TLS library versions */
 
 #include "ext/spl/spl_exceptions.h"
 #include "ext/standard/info.h"

@@ -15,11 +15,11 @@
 #include <string.h>
 #include "php_distlock.h"
 
-#include "../core/transport/dl_conn.h"
-#include "../core/lease/dl_lock.h"
-#include "../core/topology/dl_pool.h"
+/* The core as the glue sees it: the target (topology and every lock
+ * operation, with the lease and URI types it takes), the persistent pool and
+ * the watchdog. Everything below them stays behind dl_target. */
 #include "../core/topology/dl_target.h"
-#include "../core/base/dl_uri.h"
+#include "../core/topology/dl_pool.h"
 #include "../core/topology/dl_watchdog.h"
 
 extern zend_class_entry *distlock_ce_DistLock;
