@@ -104,7 +104,7 @@ if test "$PHP_DISTLOCK" != "no"; then
     src/core/lease/dl_replicas.c src/core/lease/dl_renew.c src/core/lease/dl_rwlock.c src/core/lease/dl_multi.c \
     src/core/topology/dl_fanout.c src/core/topology/dl_quorum.c src/core/topology/dl_target.c src/core/topology/dl_sentinel.c \
     src/core/topology/dl_slots.c src/core/topology/dl_cluster.c src/core/topology/dl_cluster_conn.c src/core/topology/dl_pool.c src/core/topology/dl_watchdog.c"
-  DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/registry.c src/php/lock.c src/php/helpers.c \
+  DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/registry.c src/php/primitives.c src/php/lock.c src/php/helpers.c \
     src/php/config.c src/php/errors.c src/php/lostwatch.c"
 
   PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE $DISTLOCK_TLS_CFLAGS])

@@ -104,6 +104,117 @@ namespace {
         public function tryLock(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
         /**
+         * A shared lease on $name (a readers-writer lock, docs/primitives.md): any number of
+         * shared holders at once, each with its own lease and token, and no exclusive holder
+         * (lockExclusive()) meanwhile. Writer preference: while an exclusive acquirer waits, new
+         * shared leases wait too, so a stream of readers cannot starve a writer. A waiter blocks
+         * on Redis (BLPOP) and is woken when the exclusive holder releases. The handle's
+         * promote() turns a sole shared lease into the exclusive one. Fair mode and fencing
+         * tokens (options) do not apply to shared leases. Use lockExclusive(), not lock(), for
+         * the exclusive side of a name locked shared: lock() does not see shared holders.
+         *
+         * @param string $name 1 to 1024 bytes, binary-safe
+         * @param float|null $ttl lease length in seconds (> 0, at most 1e9); null: the default
+         * @param float|null $wait seconds to wait (>= 0); null: the default
+         * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name, ttl/wait out of range, or a Redlock
+         *   instance (shared locks need one server, Sentinel or Cluster; the message says why)
+         */
+        public function lockShared(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+
+        /**
+         * One attempt at lockShared(), no waiting.
+         *
+         * @return DistLock\Lock|null null when an exclusive lease is held or waited for
+         * @throws \DistLock\ConnectionException|\ValueError as lockShared()
+         */
+        public function tryLockShared(string $name, ?float $ttl = null): ?DistLock\Lock {}
+
+        /**
+         * The exclusive lease on a name that is also locked shared: granted when nobody holds
+         * it, shared or exclusive; waits for the shared holders to leave (their releases wake
+         * it), and keeps new shared leases out meanwhile. Reentrant like lock(); fencing tokens
+         * as lock() (option fencing); no fair mode. demote() turns it into a shared lease.
+         *
+         * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lockShared()
+         */
+        public function lockExclusive(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+
+        /**
+         * One attempt at lockExclusive(), no waiting.
+         *
+         * @return DistLock\Lock|null null when the name is held, shared or exclusive
+         * @throws \DistLock\ConnectionException|\ValueError as lockShared()
+         */
+        public function tryLockExclusive(string $name, ?float $ttl = null): ?DistLock\Lock {}
+
+        /**
+         * $permits of the $limit permits of the counting semaphore $name (docs/primitives.md).
+         * Granted when the permits held by live holders plus $permits fit $limit. Each holder has
+         * its own lease: a holder that dies returns its permits when its lease ends. A waiter
+         * blocks on Redis and is woken by a release that frees permits (as many waiters as
+         * permits freed), or at the earliest lease end. $limit is what this caller counts
+         * against: changing it changes the next acquire's limit. The handle releases all its
+         * permits at once.
+         *
+         * @param int $limit the semaphore's number of permits, 1 to 1e9
+         * @param int $permits permits to take, 1 to $limit
+         * @param float|null $ttl lease length in seconds; null: the default
+         * @param float|null $wait seconds to wait; null: the default
+         * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for a bad name, a limit or permits out of range, ttl/wait out of
+         *   range, or a Redlock instance
+         */
+        public function acquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+
+        /**
+         * One attempt at acquirePermits(), no waiting.
+         *
+         * @return DistLock\Lock|null null when the permits are not free now
+         * @throws \DistLock\ConnectionException|\ValueError as acquirePermits()
+         */
+        public function tryAcquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null): ?DistLock\Lock {}
+
+        /**
+         * A semaphore's use now (one read-only script).
+         *
+         * @return array{holders: int, used: int} live holders, and the permits they hold
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for a bad name, or a Redlock instance
+         */
+        public function permits(string $name): array {}
+
+        /**
+         * A multi-lock: every name of $names or none, each with its own lease, token and
+         * fencing token (docs/primitives.md). On one server, under Sentinel and on Cluster with
+         * every name in one hash slot: one script, one round trip; a waiter blocks on the wake
+         * lists of the names it found taken and is woken by the release of any. On Cluster
+         * across slots: one name after the other in a canonical order (so two callers wanting
+         * overlapping sets cannot deadlock), and those taken are released again when a later
+         * one cannot be had. Release the handles one by one, or let them go out of scope.
+         *
+         * @param array $names 1 to 64 distinct lock names (strings)
+         * @return list<DistLock\Lock> one handle per name, in the order of $names
+         * @throws \DistLock\LockTimeoutException when the wait ran out (nothing is held then)
+         * @throws \DistLock\ConnectionException on network errors (nothing is held then)
+         * @throws \LogicException when this instance already holds one of the names
+         * @throws \TypeError for a name that is not a string
+         * @throws \ValueError for no names, more than 64, a name twice, a bad name, ttl/wait out
+         *   of range, or a Redlock instance
+         */
+        public function lockAll(array $names, ?float $ttl = null, ?float $wait = null): array {}
+
+        /**
+         * One attempt at lockAll(), no waiting.
+         *
+         * @return list<DistLock\Lock>|null null when any of the names is held
+         * @throws \DistLock\ConnectionException|\LogicException|\TypeError|\ValueError as lockAll()
+         */
+        public function tryLockAll(array $names, ?float $ttl = null): ?array {}
+
+        /**
          * lock(), then $callback($lock), then release in all cases (also when the
          * callback throws, which is rethrown). The release is written without waiting for
          * its reply (option defer_release), which is read before this instance's next
@@ -303,6 +414,34 @@ namespace DistLock {
          *   masters answered)
          */
         public function remainingLifetime(): float {}
+
+        /**
+         * Promotion of a shared lease (lockShared()) to the exclusive one, at once or not at
+         * all: only while it is the sole shared holder and nobody holds the name exclusively.
+         * It never waits: two holders promoting at once would each wait for the other to leave
+         * (the readers-writer deadlock); release and call lockExclusive() instead when you must.
+         *
+         * @param float|null $ttl the exclusive lease's length in seconds; null: the lease's ttl
+         * @return bool true when promoted (fencingToken() then has a new token with option
+         *   fencing); false when other shared holders remain (this shared lease is kept) or the
+         *   lease was lost or released
+         * @throws \LogicException for a lease that is not shared
+         * @throws ConnectionException on network errors
+         * @throws \ValueError for a ttl out of range
+         */
+        public function promote(?float $ttl = null): bool {}
+
+        /**
+         * Demotion of an exclusive lease (lockExclusive()) to a shared one, which lets waiting
+         * shared acquirers in (unless an exclusive acquirer waits: writer preference).
+         *
+         * @param float|null $ttl the shared lease's length in seconds; null: the lease's ttl
+         * @return bool true when demoted; false when the lease was lost or released
+         * @throws \LogicException for a lease that is not from lockExclusive()
+         * @throws ConnectionException on network errors
+         * @throws \ValueError for a ttl out of range
+         */
+        public function demote(?float $ttl = null): bool {}
 
         /**
          * @return int|null the fencing token of this grant: greater than every earlier grant's

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 574817eee2cb95a304e696ebc90ab831872639f0 */
+ * Stub hash: 70f214e7a058ba489551a2f289e3a64e5350ad5e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -17,6 +17,51 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryLock, 0, 1, Dis
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_lockShared, 0, 1, DistLock\\Lock, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryLockShared, 0, 1, DistLock\\Lock, 1)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_DistLock_lockExclusive arginfo_class_DistLock_lockShared
+
+#define arginfo_class_DistLock_tryLockExclusive arginfo_class_DistLock_tryLockShared
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_acquirePermits, 0, 2, DistLock\\Lock, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, limit, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryAcquirePermits, 0, 2, DistLock\\Lock, 1)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, limit, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_permits, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_lockAll, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, names, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_tryLockAll, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_INFO(0, names, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_synchronized, 0, 2, IS_MIXED, 0)
@@ -46,9 +91,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_owner, 0, 1, IS_S
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_status, 0, 1, IS_ARRAY, 0)
-	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistLock_status arginfo_class_DistLock_permits
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_isLocked, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -86,6 +129,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_Lock_remainingLifetime, 0, 0, IS_DOUBLE, 0)
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_DistLock_Lock_promote arginfo_class_DistLock_Lock_refresh
+
+#define arginfo_class_DistLock_Lock_demote arginfo_class_DistLock_Lock_refresh
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_Lock_fencingToken, 0, 0, IS_LONG, 1)
 ZEND_END_ARG_INFO()
 
@@ -93,6 +140,15 @@ ZEND_END_ARG_INFO()
 ZEND_METHOD(DistLock, __construct);
 ZEND_METHOD(DistLock, lock);
 ZEND_METHOD(DistLock, tryLock);
+ZEND_METHOD(DistLock, lockShared);
+ZEND_METHOD(DistLock, tryLockShared);
+ZEND_METHOD(DistLock, lockExclusive);
+ZEND_METHOD(DistLock, tryLockExclusive);
+ZEND_METHOD(DistLock, acquirePermits);
+ZEND_METHOD(DistLock, tryAcquirePermits);
+ZEND_METHOD(DistLock, permits);
+ZEND_METHOD(DistLock, lockAll);
+ZEND_METHOD(DistLock, tryLockAll);
 ZEND_METHOD(DistLock, synchronized);
 ZEND_METHOD(DistLock, restore);
 ZEND_METHOD(DistLock, release);
@@ -111,6 +167,8 @@ ZEND_METHOD(DistLock_Lock, release);
 ZEND_METHOD(DistLock_Lock, refresh);
 ZEND_METHOD(DistLock_Lock, isAcquired);
 ZEND_METHOD(DistLock_Lock, remainingLifetime);
+ZEND_METHOD(DistLock_Lock, promote);
+ZEND_METHOD(DistLock_Lock, demote);
 ZEND_METHOD(DistLock_Lock, fencingToken);
 
 
@@ -118,6 +176,15 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, __construct, arginfo_class_DistLock___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, lock, arginfo_class_DistLock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, tryLock, arginfo_class_DistLock_tryLock, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, lockShared, arginfo_class_DistLock_lockShared, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, tryLockShared, arginfo_class_DistLock_tryLockShared, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, lockExclusive, arginfo_class_DistLock_lockExclusive, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, tryLockExclusive, arginfo_class_DistLock_tryLockExclusive, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, acquirePermits, arginfo_class_DistLock_acquirePermits, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, tryAcquirePermits, arginfo_class_DistLock_tryAcquirePermits, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, permits, arginfo_class_DistLock_permits, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, lockAll, arginfo_class_DistLock_lockAll, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, tryLockAll, arginfo_class_DistLock_tryLockAll, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, synchronized, arginfo_class_DistLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, restore, arginfo_class_DistLock_restore, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, release, arginfo_class_DistLock_release, ZEND_ACC_PUBLIC)
@@ -141,6 +208,8 @@ static const zend_function_entry class_DistLock_Lock_methods[] = {
 	ZEND_ME(DistLock_Lock, refresh, arginfo_class_DistLock_Lock_refresh, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, isAcquired, arginfo_class_DistLock_Lock_isAcquired, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, remainingLifetime, arginfo_class_DistLock_Lock_remainingLifetime, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock_Lock, promote, arginfo_class_DistLock_Lock_promote, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock_Lock, demote, arginfo_class_DistLock_Lock_demote, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, fencingToken, arginfo_class_DistLock_Lock_fencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -5,7 +5,10 @@
  */
 #include "php_distlock_internal.h"
 
+#include "ext/spl/spl_exceptions.h"
+
 #include "../core/base/dl_proc.h"
+#include "../core/lease/dl_multi.h"
 
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
@@ -131,7 +134,7 @@ static zend_string *display_target(const dl_target_config_t *t)
 
 /* ---- shared operations ----------------------------------------------------- */
 
-static php_distlock_client *this_client(zval *this_ptr)
+php_distlock_client *php_distlock_this_client(zval *this_ptr)
 {
     php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(this_ptr));
     if (!c->target) {
@@ -186,62 +189,181 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t
     return true;
 }
 
-/* What a lease takes from its client's options. */
+/* What a lease takes from its client's options: fair mode is the mutex's own,
+ * fencing tokens guard exclusive holders (docs/primitives.md). */
 static void lease_apply_client(const php_distlock_client *c, dl_lease_t *lease)
 {
-    lease->fencing = c->fencing;
-    lease->fair = c->fair;
+    lease->fencing = c->fencing && (lease->kind == DL_LEASE_EXCLUSIVE || lease->kind == DL_LEASE_WRITE);
+    lease->fair = c->fair && lease->kind == DL_LEASE_EXCLUSIVE;
     lease->min_replicas = c->min_replicas;
     lease->replica_timeout_ms = c->replica_timeout_ms;
+}
+
+static dl_lease_t *new_lease(php_distlock_client *c, zend_string *name, const zend_string *token, int64_t ttl_ms,
+                             dl_lease_kind_t kind)
+{
+    dl_error_t err;
+    dl_lease_t *lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name),
+                                     token ? ZSTR_VAL(token) : NULL, token ? ZSTR_LEN(token) : 0, ttl_ms, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        return NULL;
+    }
+    lease->kind = kind;
+    lease_apply_client(c, lease);
+    return lease;
+}
+
+static dl_acquire_opts_t acquire_opts(const php_distlock_client *c, int64_t wait_us)
+{
+    dl_acquire_opts_t opts;
+    opts.wait_us = wait_us;
+    opts.backoff = c->backoff;
+    opts.interrupted = wait_interrupted;
+    opts.interrupt_arg = NULL;
+    return opts;
+}
+
+static void count_wait(const dl_acquire_result_t *res, int64_t wait_us)
+{
+    DISTLOCK_G(stats).contended += res->contended;
+    if (res->contended && wait_us > 0) DISTLOCK_G(stats).wait_time_us += res->waited_us;
+}
+
+/* The registry entry and watch for a granted lease (taken over). NULL after
+ * throwing (the lease was released). */
+static php_distlock_held *hold(php_distlock_client *c, zend_string *name, dl_lease_t *lease)
+{
+    php_distlock_held *h = php_distlock_held_new(lease, name);
+    if (!php_distlock_watch(c, h)) {
+        php_distlock_held_release_ref(h);
+        return NULL;
+    }
+    php_distlock_registry_add(c, h);
+    DISTLOCK_G(stats).acquired++;
+    return h;
+}
+
+/* Acquires lease (taken over) for name; a new handle in return_value, NULL
+ * (not acquired, !throw_on_timeout), or throws. */
+static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t *lease, int64_t wait_us,
+                          bool throw_on_timeout, zval *return_value)
+{
+    dl_acquire_opts_t opts = acquire_opts(c, wait_us);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    php_distlock_held *h;
+    dl_status_t st = dl_target_acquire(c->target, lease, &opts, &res, &err);
+
+    count_wait(&res, wait_us);
+    if (st != DL_OK || !res.acquired) {
+        if (st != DL_OK) {
+            php_distlock_throw(&err);
+        } else if (throw_on_timeout) {
+            DISTLOCK_G(stats).timeouts++;
+            if (lease->kind == DL_LEASE_PERMITS) {
+                zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
+                                        "Could not acquire %lld of the %lld permits of \"%s\" within %.3f seconds",
+                                        lease->permits, lease->limit, ZSTR_VAL(name), wait_us / 1e6);
+            } else {
+                zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
+                                        "Could not acquire %s \"%s\" within %.3f seconds",
+                                        lease->kind == DL_LEASE_SHARED ? "a shared lock on" : "the lock", ZSTR_VAL(name),
+                                        wait_us / 1e6);
+            }
+        } else {
+            RETVAL_NULL();
+        }
+        dl_lease_free(lease);
+        return;
+    }
+    if ((h = hold(c, name, lease))) php_distlock_lock_create(return_value, c, h);
 }
 
 void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
                                  const zend_string *token, bool throw_on_timeout, zval *return_value)
 {
-    dl_acquire_opts_t opts;
+    dl_lease_t *lease;
+    if (acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
+    if ((lease = new_lease(c, name, token, ttl_ms, DL_LEASE_EXCLUSIVE))) {
+        acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
+    }
+}
+
+void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
+                                      long long permits, long long limit, int64_t ttl_ms, int64_t wait_us,
+                                      bool throw_on_timeout, zval *return_value)
+{
+    dl_lease_t *lease;
+    /* An exclusive lease is the instance's alone: reentrant, as lock(). */
+    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, ttl_ms, NULL, return_value)) return;
+    if (!(lease = new_lease(c, name, NULL, ttl_ms, kind))) return;
+    lease->permits = permits;
+    lease->limit = limit;
+    acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
+}
+
+void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n,
+                                     int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout, zval *return_value)
+{
+    dl_lease_t *leases[DL_MULTI_MAX];
+    dl_acquire_opts_t opts = acquire_opts(c, wait_us);
     dl_acquire_result_t res;
     dl_error_t err;
-    dl_lease_t *lease;
-    php_distlock_held *h;
     dl_status_t st;
+    uint32_t i, made = 0;
 
-    if (acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
-
-    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name),
-                         token ? ZSTR_VAL(token) : NULL, token ? ZSTR_LEN(token) : 0, ttl_ms, &err);
-    if (!lease) {
-        php_distlock_throw(&err);
+    for (i = 0; i < n; i++) {
+        php_distlock_held *held = php_distlock_registry_find(c, names[i]);
+        if (held && !held->done && held->lease->pid == dl_proc_pid()) {
+            /* It would wait for itself: a multi-lock takes all names or none, anew. */
+            zend_throw_exception_ex(spl_ce_LogicException, 0,
+                                    "%s(): this instance already holds \"%s\"; release it first, or take it in the "
+                                    "same call", func, ZSTR_VAL(names[i]));
+            return;
+        }
+    }
+    for (; made < n; made++) {
+        if (!(leases[made] = new_lease(c, names[made], NULL, ttl_ms, DL_LEASE_EXCLUSIVE))) break;
+        leases[made]->fair = 0;   /* no queue spans several names */
+    }
+    if (made < n) {
+        for (i = 0; i < made; i++) dl_lease_free(leases[i]);
         return;
     }
-    lease_apply_client(c, lease);
-    opts.wait_us = wait_us;
-    opts.backoff = c->backoff;
-    opts.interrupted = wait_interrupted;
-    opts.interrupt_arg = NULL;
-    st = dl_target_acquire(c->target, lease, &opts, &res, &err);
-    DISTLOCK_G(stats).contended += res.contended;
-    if (res.contended && wait_us > 0) DISTLOCK_G(stats).wait_time_us += res.waited_us;
+    st = dl_target_multi_acquire(c->target, n, leases, &opts, &res, &err);
+    count_wait(&res, wait_us);
     if (st != DL_OK || !res.acquired) {
-        dl_lease_free(lease);
+        for (i = 0; i < n; i++) dl_lease_free(leases[i]);
         if (st != DL_OK) {
             php_distlock_throw(&err);
         } else if (throw_on_timeout) {
             DISTLOCK_G(stats).timeouts++;
             zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
-                                    "Could not acquire the lock \"%s\" within %.3f seconds", ZSTR_VAL(name), wait_us / 1e6);
+                                    "Could not acquire all %u locks (\"%s\", ...) within %.3f seconds", n,
+                                    ZSTR_VAL(names[0]), wait_us / 1e6);
         } else {
             RETVAL_NULL();
         }
         return;
     }
-    h = php_distlock_held_new(lease, name);
-    if (!php_distlock_watch(c, h)) {
-        php_distlock_held_release_ref(h);
-        return;
+    array_init_size(return_value, n);
+    for (i = 0; i < n; i++) {
+        zval handle;
+        php_distlock_held *h = hold(c, names[i], leases[i]);
+        if (!h) {
+            /* The watchdog refused one: give every name back, all or none. */
+            uint32_t j;
+            int released;
+            for (j = i + 1; j < n; j++) {
+                dl_target_release(c->target, leases[j], &released, NULL);
+                dl_lease_free(leases[j]);
+            }
+            return;   /* the handles made so far release theirs as return_value is freed */
+        }
+        php_distlock_lock_create(&handle, c, h);
+        zend_hash_next_index_insert_new(Z_ARRVAL_P(return_value), &handle);
     }
-    php_distlock_registry_add(c, h);
-    DISTLOCK_G(stats).acquired++;
-    php_distlock_lock_create(return_value, c, h);
 }
 
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len)
@@ -275,7 +397,7 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
 }
 
 /* Resolves the optional ttl/wait arguments of a method against the defaults. */
-static bool resolve_ttl_wait(php_distlock_client *c, const char *func, uint32_t ttl_arg, double ttl, bool ttl_null,
+bool php_distlock_resolve_ttl_wait(php_distlock_client *c, const char *func, uint32_t ttl_arg, double ttl, bool ttl_null,
                              double wait, bool wait_null, int64_t *ttl_ms, int64_t *wait_us)
 {
     char what[32];
@@ -372,9 +494,9 @@ ZEND_METHOD(DistLock, lock)
         Z_PARAM_STR_OR_NULL(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::lock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::lock", 2, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us) ||
+        !php_distlock_resolve_ttl_wait(c, "DistLock::lock", 2, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us) ||
         (token && !php_distlock_check_token("DistLock::lock", "Argument #4 ($token)", token))) {
         RETURN_THROWS();
     }
@@ -397,9 +519,9 @@ ZEND_METHOD(DistLock, tryLock)
         Z_PARAM_STR_OR_NULL(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::tryLock", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::tryLock", 2, ttl, ttl_null, 0, true, &ttl_ms, NULL) ||
+        !php_distlock_resolve_ttl_wait(c, "DistLock::tryLock", 2, ttl, ttl_null, 0, true, &ttl_ms, NULL) ||
         (token && !php_distlock_check_token("DistLock::tryLock", "Argument #3 ($token)", token))) {
         RETURN_THROWS();
     }
@@ -425,9 +547,9 @@ ZEND_METHOD(DistLock, synchronized)
         Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::synchronized", "Argument #1 ($name)", name) ||
-        !resolve_ttl_wait(c, "DistLock::synchronized", 3, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
+        !php_distlock_resolve_ttl_wait(c, "DistLock::synchronized", 3, ttl, ttl_null, wait, wait_null, &ttl_ms, &wait_us)) {
         RETURN_THROWS();
     }
     ZVAL_UNDEF(&lock);
@@ -467,7 +589,7 @@ ZEND_METHOD(DistLock, restore)
         Z_PARAM_STR(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
     if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
     if (!php_distlock_check_token("DistLock::restore", "Argument #2 ($token)", token)) RETURN_THROWS();
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
@@ -518,7 +640,7 @@ static int name_op(zval *this_ptr, zend_string *name, const char *func,
                    dl_status_t (*op)(dl_target_t *, const char *, size_t, int *, dl_error_t *),
                    php_distlock_client **client)
 {
-    php_distlock_client *c = this_client(this_ptr);
+    php_distlock_client *c = php_distlock_this_client(this_ptr);
     zend_string *key;
     dl_error_t err;
     dl_status_t st;
@@ -572,7 +694,7 @@ ZEND_METHOD(DistLock, forceRelease)
 /* Parses (string $name, string $token) of release()/refresh() and checks both. */
 static php_distlock_client *name_token_args(zval *this_ptr, const char *func, zend_string *name, zend_string *token)
 {
-    php_distlock_client *c = this_client(this_ptr);
+    php_distlock_client *c = php_distlock_this_client(this_ptr);
     if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
         !php_distlock_check_token(func, "Argument #2 ($token)", token)) {
         return NULL;
@@ -617,7 +739,7 @@ ZEND_METHOD(DistLock, refresh)
     ZEND_PARSE_PARAMETERS_END();
 
     if (!(c = name_token_args(ZEND_THIS, "DistLock::refresh", name, token)) ||
-        !resolve_ttl_wait(c, "DistLock::refresh", 3, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
+        !php_distlock_resolve_ttl_wait(c, "DistLock::refresh", 3, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
         RETURN_THROWS();
     }
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
@@ -659,7 +781,7 @@ ZEND_METHOD(DistLock, owner)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::owner", "Argument #1 ($name)", name)) {
+    if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::owner", "Argument #1 ($name)", name)) {
         RETURN_THROWS();
     }
     key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
@@ -687,7 +809,7 @@ ZEND_METHOD(DistLock, status)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::status", "Argument #1 ($name)", name)) {
+    if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::status", "Argument #1 ($name)", name)) {
         RETURN_THROWS();
     }
     /* A lease for its key names only: no token is needed (or generated). */
@@ -747,6 +869,6 @@ ZEND_METHOD(DistLock, __call)
         Z_PARAM_ARRAY_HT(args)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
     php_distlock_call_helper(c, method, args, return_value);
 }

@@ -10,6 +10,7 @@
 
 #include "../core/base/dl_proc.h"
 
+#include "ext/spl/spl_exceptions.h"
 #include "zend_exceptions.h"
 
 zend_class_entry *distlock_ce_Lock;
@@ -270,4 +271,64 @@ ZEND_METHOD(DistLock_Lock, fencingToken)
         RETURN_NULL();
     }
     RETURN_LONG((zend_long)lease->fence);
+}
+
+/* promote() and demote(): the lease changes kind on the server; the watchdog's
+ * copy is taken out first (a renewal by the old kind's script in between would
+ * find it gone and call it lost) and put back after. */
+static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
+{
+    const char *func = promote ? "DistLock\\Lock::promote" : "DistLock\\Lock::demote";
+    php_distlock_lock *l = THIS_LOCK();
+    php_distlock_held *h = l->held;
+    double ttl = 0;
+    bool ttl_null = true, watched;
+    int64_t ttl_ms;
+    int result = -1;
+    dl_error_t err;
+    dl_status_t st;
+
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (h->lease->kind != (promote ? DL_LEASE_SHARED : DL_LEASE_WRITE)) {
+        zend_throw_exception_ex(spl_ce_LogicException, 0, "%s(): only %s can be %s", func,
+                                promote ? "a shared lease (lockShared())" : "an exclusive lease (lockExclusive())",
+                                promote ? "promoted" : "demoted");
+        RETURN_THROWS();
+    }
+    ttl_ms = h->lease->ttl_ms;
+    if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #1 ($ttl)", ttl, &ttl_ms)) RETURN_THROWS();
+    if (!usable(l)) RETURN_FALSE;
+    if (promote) h->lease->fencing = l->owner->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
+    watched = h->wd != NULL;
+    if (watched) {
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+    st = promote ? dl_target_promote(l->owner->target, h->lease, ttl_ms, &result, &err)
+                 : dl_target_demote(l->owner->target, h->lease, ttl_ms, &result, &err);
+    if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
+        DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
+        php_distlock_registry_forget(l->owner, h);
+        RETURN_FALSE;
+    }
+    if (watched && !php_distlock_watch(l->owner, h)) RETURN_THROWS();   /* released, and thrown */
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    RETURN_BOOL(result == 1);
+}
+
+ZEND_METHOD(DistLock_Lock, promote)
+{
+    change_kind(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
+}
+
+ZEND_METHOD(DistLock_Lock, demote)
+{
+    change_kind(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
 }

@@ -156,6 +156,30 @@ void php_distlock_throw(const dl_error_t *err);
 void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int64_t ttl_ms, int64_t wait_us,
                                  const zend_string *token, bool throw_on_timeout, zval *return_value);
 
+/* Acquires a lease of another kind than the mutex (docs/primitives.md):
+ * DL_LEASE_SHARED or DL_LEASE_WRITE (shared/exclusive locking of one name),
+ * DL_LEASE_PERMITS (permits of limit). A fresh random token; as
+ * php_distlock_client_acquire otherwise (WRITE is reentrant). */
+void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
+                                      long long permits, long long limit, int64_t ttl_ms, int64_t wait_us,
+                                      bool throw_on_timeout, zval *return_value);
+
+/* All of names[0..n) or none (a multi-lock, dl_multi.h): a list of n Lock
+ * handles in return_value in the given order, NULL (not acquired,
+ * !throw_on_timeout), or throws (LogicException for a name this instance
+ * holds already). The names are valid and distinct, n <= DL_MULTI_MAX. */
+void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n,
+                                     int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout, zval *return_value);
+
+/* Resolves the optional ttl/wait arguments of a method (argument numbers
+ * ttl_arg and ttl_arg + 1) against the instance's defaults; wait_us NULL: no
+ * wait argument. Throws ValueError and returns false when out of range. */
+bool php_distlock_resolve_ttl_wait(php_distlock_client *c, const char *func, uint32_t ttl_arg, double ttl,
+                                   bool ttl_null, double wait, bool wait_null, int64_t *ttl_ms, int64_t *wait_us);
+
+/* The DistLock behind $this; throws and returns NULL when it is not constructed. */
+php_distlock_client *php_distlock_this_client(zval *this_ptr);
+
 /* Releases name if it holds token; returns -1 after throwing, else 0/1. */
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
 

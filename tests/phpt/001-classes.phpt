@@ -57,10 +57,15 @@ bool(true)
 bool(true)
 __call(string $method, array $args): mixed
 __construct(array|string $servers?, array $options?)
+acquirePermits(string $name, int $limit, int $permits?, ?float $ttl?, ?float $wait?): DistLock\Lock
 forceRelease(string $name): bool
 isLocked(string $name): bool
 lock(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
+lockAll(array $names, ?float $ttl?, ?float $wait?): array
+lockExclusive(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
+lockShared(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
 owner(string $name): ?string
+permits(string $name): array
 refresh(string $name, string $token, ?float $ttl?): bool
 release(string $name, string $token): bool
 restore(string $name, string $token): DistLock\Lock
@@ -68,12 +73,18 @@ static endRequest(): int
 stats(): array
 status(string $name): array
 synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed
+tryAcquirePermits(string $name, int $limit, int $permits?, ?float $ttl?): ?DistLock\Lock
 tryLock(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
+tryLockAll(array $names, ?float $ttl?): ?array
+tryLockExclusive(string $name, ?float $ttl?): ?DistLock\Lock
+tryLockShared(string $name, ?float $ttl?): ?DistLock\Lock
 --
+demote: bool
 detach: string
 fencingToken: ?int
 isAcquired: bool
 name: string
+promote: bool
 refresh: bool
 release: bool
 remainingLifetime: float

@@ -152,7 +152,12 @@ static void add_num(script_call_t *sc, long long v)
 
 static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, long long ttl_ms, int waiting)
 {
-    static const char numkeys[][2] = {"1", "1", "3", "3", "3", "5", "4", "4", "2", "3", "4", "2", "2", "7"};
+    static const char numkeys[][2] = {
+        [DL_SHAPE_STATUS] = "1", [DL_SHAPE_REFRESH] = "1", [DL_SHAPE_RELEASE] = "3", [DL_SHAPE_CANCEL] = "3",
+        [DL_SHAPE_ACQUIRE] = "3", [DL_SHAPE_FAIR_ACQUIRE] = "5", [DL_SHAPE_FAIR_RELEASE] = "4",
+        [DL_SHAPE_FAIR_CANCEL] = "4", [DL_SHAPE_WAKE] = "2", [DL_SHAPE_SEM_ACQUIRE] = "4",
+        [DL_SHAPE_SEM_RELEASE] = "4", [DL_SHAPE_SEM_REFRESH] = "2", [DL_SHAPE_SEM_USAGE] = "2", [DL_SHAPE_RW] = "7",
+    };
     sc->argc = 0;
     sc->nums = 0;
     add(sc, "EVALSHA", 7);
@@ -195,7 +200,7 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, waiting ? DL_FAIR_ALIVE_MS : 0);
         break;
     case DL_SHAPE_SEM_ACQUIRE:
-        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key); ADD_KEY(sc, l, waiters_key);
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
         ADD_KEY(sc, l, token);
         add_num(sc, ttl_ms);
         add_num(sc, l->permits);

@@ -36,7 +36,7 @@ typedef enum {
     DL_SHAPE_FAIR_RELEASE,  /* K F FQ FA; token, wake prefix, wake TTL, claim, mode */
     DL_SHAPE_FAIR_CANCEL,   /* the fair release script in "cancel" mode */
     DL_SHAPE_WAKE,          /* Q W; wake TTL */
-    DL_SHAPE_SEM_ACQUIRE,   /* K P Q; token, ttl, permits, limit, waiter window */
+    DL_SHAPE_SEM_ACQUIRE,   /* K P Q W; token, ttl, permits, limit, waiter window */
     DL_SHAPE_SEM_RELEASE,   /* K W Q P; token, wake TTL */
     DL_SHAPE_SEM_REFRESH,   /* K P; token, ttl */
     DL_SHAPE_SEM_USAGE,     /* K P */

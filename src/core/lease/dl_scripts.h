@@ -210,9 +210,10 @@
         "redis.call('PEXPIRE', KEYS[1], keep) redis.call('PEXPIRE', KEYS[2], keep) end "
 
 /*
- * Semaphore acquire. KEYS K P Q; ARGV token, ttl ms, permits, limit, waiter
+ * Semaphore acquire. KEYS K P Q W; ARGV token, ttl ms, permits, limit, waiter
  * window ms ("0": not waiting). Granted when the live holders' permits plus
- * ours fit the limit: returns {1, 0}. Else, when waiting, enters Q as a
+ * ours fit the limit: returns {1, 0} (a waiter granted leaves Q, and the last
+ * one out removes W: a wake token left there would outlive its use). Else, when waiting, enters Q as a
  * mutex waiter does, and returns {0, ms until the earliest lease ends} (-1:
  * no holder, the limit is below our permits).
  */
@@ -225,7 +226,8 @@
         "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) " \
         "redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) " \
         DL_LUA_SEM_KEEP \
-        "if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) end " \
+        "if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) " \
+            "if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[4]) end end " \
         "return {1, 0} " \
     "end " \
     "if ARGV[5] ~= '0' then " \
@@ -375,7 +377,8 @@
     "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
     "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kR) == 0 then " \
         "redis.call('SET', kK, tok, 'PX', ARGV[2]) " \
-        "if win > 0 then redis.call('ZREM', kQ, tok) end " \
+        "if win > 0 then redis.call('ZREM', kQ, tok) " \
+            "if redis.call('EXISTS', kQ) == 0 then redis.call('DEL', kW) end end " \
         "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
         "return {1, 0} " \
     "end " \
@@ -409,7 +412,8 @@
     "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kQ) == 0 then " \
         "redis.call('ZADD', kR, now + tonumber(ARGV[2]), tok) " \
         DL_LUA_RW_KEEP_R \
-        "if win > 0 then redis.call('ZREM', kRQ, tok) end " \
+        "if win > 0 then redis.call('ZREM', kRQ, tok) " \
+            "if redis.call('EXISTS', kRQ) == 0 then redis.call('DEL', kRW) end end " \
         "return {1, 0} " \
     "end " \
     DL_LUA_RW_ENTER("kRQ") \
@@ -498,7 +502,8 @@
         "for i = 1, n do " \
             "local tok = ARGV[4 + i] " \
             "redis.call('SET', KEYS[4 * i - 3], tok, 'PX', ARGV[1]) " \
-            "if win > 0 then redis.call('ZREM', KEYS[4 * i - 1], tok) end " \
+            "if win > 0 then redis.call('ZREM', KEYS[4 * i - 1], tok) " \
+                "if redis.call('EXISTS', KEYS[4 * i - 1]) == 0 then redis.call('DEL', KEYS[4 * i]) end end " \
             "if ARGV[2] == '1' then r[#r + 1] = redis.call('INCR', KEYS[4 * i - 2]) else r[#r + 1] = 0 end " \
         "end " \
         "return r " \
@@ -532,22 +537,22 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "bf89d9da9a8cb4c51ee61c66f913c1d526a046f7"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "0055a92bdb3d8661ad67121d044b703aa1453243"
 #define DL_SCRIPT_SEM_RELEASE_SHA "d637f3e339536d63d2aa62995b40f61def2c3102"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
 #define DL_SCRIPT_SEM_REFRESH_SHA "f9c2d0a5fe341002dee14ffe3d6a90f2debd6b00"
 #define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
 #define DL_SCRIPT_SEM_USAGE_SHA "23d862401154cc9bb9a5ee3aa6041dad14ecd30c"
-#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "e9f636ff94566a905b4b955be0b42f01368cc66c"
+#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "1e88fe3ab9cb924b4c2efa08cd63044258ca9966"
 #define DL_SCRIPT_RW_WRITE_RELEASE_SHA "2896a1d8a9bb9ca0672211338c597c6dd48a8a9e"
 #define DL_SCRIPT_RW_WRITE_CANCEL_SHA "136428bb1736ecfed8f056d08f83bad7e8d5f091"
-#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "230e6087ba95fb8abecea09cbc50ee57799c914d"
+#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "db561800bbaab259a6870872a4e98f0137836762"
 #define DL_SCRIPT_RW_SHARED_RELEASE_SHA "b3eaf80f26c7cc499c42fffd72caaff3083be88e"
 #define DL_SCRIPT_RW_SHARED_CANCEL_SHA "ea5952805e07e03abbb184996b63beec263e1f95"
 #define DL_SCRIPT_RW_SHARED_REFRESH_SHA "9d23dcb3a766215071ca7a171dbca39964b45ec4"
 #define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
 #define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
 #define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
-#define DL_SCRIPT_MULTI_ACQUIRE_SHA "31efe63006d98a3297ab47a715546faa90847a74"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "1c10cd4135ffb67a01184a864d0680d2d3c9592f"
 
 #endif
