@@ -27,6 +27,17 @@ typedef struct php_distlock_stats {
 
 struct php_distlock_client;
 
+/*
+ * on_lost => 'throw' (src/php/lostwatch.c): the watchdog thread sets `lost`
+ * and the VM interrupt of the PHP thread whose lease it found lost, so that
+ * thread, and no other, looks and throws. One per PHP thread (module globals
+ * are per thread in ZTS builds).
+ */
+typedef struct php_distlock_lostflag {
+    zend_atomic_bool lost;
+    zend_atomic_bool *vm_interrupt;   /* &EG(vm_interrupt) of the thread */
+} php_distlock_lostflag;
+
 ZEND_BEGIN_MODULE_GLOBALS(distlock)
     /* INI defaults (seconds), validated when set. */
     char *prefix;
@@ -40,6 +51,7 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     php_distlock_stats stats;
     /* Every live DistLock of this request, for release at request end. */
     struct php_distlock_client *clients;
+    php_distlock_lostflag lostflag;
 ZEND_END_MODULE_GLOBALS(distlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(distlock)

@@ -3,11 +3,13 @@
  * DistLock\LockLostException in the running PHP code at the next VM
  * interrupt, within one renewal period of the loss.
  *
- * The watchdog thread must not call Zend, so its lost hook only sets a flag
- * and asks the VM for an interrupt (the same mechanism as pcntl's async
- * signals and the execution timer). The interrupt hook, on the PHP thread,
- * finds the lost lease and throws. Any hook installed before ours (pcntl's)
- * keeps running.
+ * The watchdog thread must not call Zend, so its lost hook only sets flags:
+ * the lost flag of the PHP thread that registered the lease (module globals,
+ * one per thread in ZTS builds) and that thread's VM interrupt (the same
+ * mechanism as pcntl's async signals and the execution timer). The interrupt
+ * hook, on that PHP thread, takes its own flag, finds the lost lease among its
+ * own request's clients and throws: a lease lost in one thread's request never
+ * raises in another's. Any hook installed before ours (pcntl's) keeps running.
  */
 #include "php_distlock_internal.h"
 
@@ -15,41 +17,56 @@
 
 static void (*previous_interrupt)(zend_execute_data *execute_data);
 
-/* Runs on the watchdog thread: arg is &EG(vm_interrupt) of the PHP thread
- * that registered the lease, an atomic flag made to be set asynchronously. */
+/* Runs on the watchdog thread: arg is the lost flag of the PHP thread that
+ * registered the lease; both flags are atomics made to be set asynchronously. */
 static void on_lost(void *arg)
 {
-    zend_atomic_bool_store_ex((zend_atomic_bool *)arg, true);   /* PHP >= 8.2, the supported range */
+    php_distlock_lostflag *f = arg;
+    zend_atomic_bool_store_ex(&f->lost, true);   /* PHP >= 8.2, the supported range */
+    zend_atomic_bool_store_ex(f->vm_interrupt, true);
 }
 
 void *php_distlock_lostwatch_arg(void)
 {
-    return (void *)&EG(vm_interrupt);
+    DISTLOCK_G(lostflag).vm_interrupt = &EG(vm_interrupt);
+    return &DISTLOCK_G(lostflag);
 }
 
-/* Throws for the first lost lease of an on_lost=throw client of this request. */
-static void raise_lost(void)
+/* The first lease of an on_lost=throw client of this request that the watchdog found lost, or NULL. */
+static php_distlock_held *first_lost(php_distlock_client **owner)
 {
     php_distlock_client *c;
+    php_distlock_held *h;
     for (c = DISTLOCK_G(clients); c; c = c->next) {
-        php_distlock_held *h;
         if (!c->on_lost_throw) continue;
         ZEND_HASH_FOREACH_PTR(&c->held, h) {
             if (h->wd && !h->done && dl_watchdog_state(h->wd) == DL_RENEW_LOST) {
-                zend_string *n = zend_string_copy(h->name);
-                php_distlock_registry_forget(c, h);
-                zend_throw_exception_ex(distlock_ce_LockLostException, 0,
-                    "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
-                zend_string_release(n);
-                return;
+                *owner = c;
+                return h;
             }
         } ZEND_HASH_FOREACH_END();
     }
+    return NULL;
+}
+
+/* Throws for the first lost lease; when another is lost too, the next interrupt throws for it. */
+static void raise_lost(void)
+{
+    php_distlock_client *c = NULL;
+    php_distlock_held *h = first_lost(&c);
+    zend_string *n;
+    if (!h) return;
+    n = zend_string_copy(h->name);
+    php_distlock_registry_forget(c, h);
+    zend_throw_exception_ex(distlock_ce_LockLostException, 0,
+        "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
+    zend_string_release(n);
+    if (first_lost(&c)) on_lost(&DISTLOCK_G(lostflag));
 }
 
 static void distlock_interrupt(zend_execute_data *execute_data)
 {
-    if (!EG(exception) && dl_watchdog_take_lost()) {
+    if (!EG(exception) && zend_atomic_bool_exchange_ex(&DISTLOCK_G(lostflag).lost, false)) {
         raise_lost();
     }
     if (previous_interrupt) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/fpm/run.sh — the extension where web apps run it: Debian's php8.2-fpm
+# tests/fpm/run.sh — the extension where web apps run it: Debian's php<series>-fpm
+# (DISTLOCK_PHP_SERIES, default 8.2; tests/php84 runs it with 8.4)
 # (pool "www": static, 4 workers; pool "recycle": static, 2 workers,
 # pm.max_requests=5) behind nginx-light on a free loopback port, with a
 # throw-away redis-server of its own, driven by HTTP (ab, curl). The scripts
@@ -31,9 +32,10 @@ stop_all() {
 }
 trap stop_all EXIT
 
-section "php8.2-fpm and nginx-light"
-if ! ensure_packages php8.2-fpm nginx-light apache2-utils curl; then
-    suite_fail "fpm: apt-get install php8.2-fpm nginx-light apache2-utils curl"
+PHP_SERIES=${DISTLOCK_PHP_SERIES:-8.2}
+section "php$PHP_SERIES-fpm and nginx-light"
+if ! ensure_packages "php$PHP_SERIES-fpm" nginx-light apache2-utils curl; then
+    suite_fail "fpm: apt-get install php$PHP_SERIES-fpm nginx-light apache2-utils curl"
     suite_end
 fi
 mkdir -p "$data" "$dir/nginx-tmp"
@@ -68,7 +70,7 @@ EOF
     pool www 4 0
     pool recycle 2 5
 } >"$dir/php-fpm.conf"
-php-fpm8.2 -F -R -y "$dir/php-fpm.conf" -c "$dir/php.ini" </dev/null >"$dir/php-fpm.out" 2>&1 &
+"php-fpm$PHP_SERIES" -F -R -y "$dir/php-fpm.conf" -c "$dir/php.ini" </dev/null >"$dir/php-fpm.out" 2>&1 &
 FPM_PID=$!
 
 # nginx: the scripts of tests/fpm/www; /recycle/x.php goes to the recycle pool.
@@ -107,7 +109,7 @@ EOF
 nginx -e "$dir/nginx-error.log" -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' </dev/null >"$dir/nginx.out" 2>&1 &
 NGINX_PID=$!
 base="http://127.0.0.1:$http_port"
-note "nginx $base (pid $NGINX_PID), php-fpm8.2 (pid $FPM_PID), redis-server 127.0.0.1:$redis_port; logs in $dir"
+note "nginx $base (pid $NGINX_PID), php-fpm$PHP_SERIES (pid $FPM_PID), redis-server 127.0.0.1:$redis_port; logs in $dir"
 
 # get PATH: sets BODY and HTTP_STATUS.
 get() {

@@ -16,7 +16,7 @@ if [ "$N_PHPT" -eq 0 ]; then
     suite_end
 fi
 if [ -z "$RUN_TESTS" ]; then
-    suite_fail "$label: run-tests.php not found (php8.2-dev)"
+    suite_fail "$label: run-tests.php not found (php<series>-dev)"
     suite_count 0 "$N_PHPT"
     suite_end
 fi

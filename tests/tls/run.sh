@@ -21,15 +21,24 @@ source tests/lib/common.sh
 source tests/lib/phpt.sh
 source tests/tls/certs.sh
 
-HIREDIS_DEB_VERSION=${DISTLOCK_TLS_HIREDIS_VERSION:-1.2.0-6}
-HIREDIS_PREFIX="$DISTLOCK_CACHE_DIR/hiredis-$HIREDIS_DEB_VERSION-ssl"
+# DISTLOCK_TLS_HIREDIS=system: the system's own hiredis (>= 1.0 with
+# hiredis_ssl, e.g. Debian 13's libhiredis-dev; tests/php84) instead of the
+# source build. DISTLOCK_PHP_SERIES: the PHP packages (default 8.2).
+PHP_SERIES=${DISTLOCK_PHP_SERIES:-8.2}
+if [ "${DISTLOCK_TLS_HIREDIS:-source}" = system ]; then
+    HIREDIS_DEB_VERSION=$(pkg-config --modversion hiredis 2>/dev/null || echo "?")
+    HIREDIS_PREFIX=/usr
+else
+    HIREDIS_DEB_VERSION=${DISTLOCK_TLS_HIREDIS_VERSION:-1.2.0-6}
+    HIREDIS_PREFIX="$DISTLOCK_CACHE_DIR/hiredis-$HIREDIS_DEB_VERSION-ssl"
+fi
 SCRATCH="$DISTLOCK_LOG_DIR/ext-tls"
 CERTS="$DISTLOCK_LOG_DIR/certs"
 trap 'stop_redis_all' EXIT
 
 # ---------------------------------------------------------------------------
 section "Dependencies"
-if ! ensure_packages libssl-dev openssl pkg-config build-essential php8.2-dev php8.2-cli redis-server libcmocka-dev; then
+if ! ensure_packages libssl-dev openssl pkg-config build-essential "php$PHP_SERIES-dev" "php$PHP_SERIES-cli" redis-server libcmocka-dev; then
     suite_fail "tls: dependencies (libssl-dev, openssl, ...) could not be installed"
     suite_end
 fi
@@ -37,7 +46,14 @@ note "$(openssl version)"
 
 # ---------------------------------------------------------------------------
 section "hiredis $HIREDIS_DEB_VERSION with USE_SSL=1 ($HIREDIS_PREFIX)"
-if [ -f "$HIREDIS_PREFIX/.distlock-built" ] && [ -r "$HIREDIS_PREFIX/include/hiredis/hiredis_ssl.h" ]; then
+if [ "$HIREDIS_PREFIX" = /usr ]; then
+    if [ -r /usr/include/hiredis/hiredis_ssl.h ]; then
+        note "the system's hiredis $HIREDIS_DEB_VERSION, with hiredis_ssl"
+    else
+        suite_fail "tls: the system's hiredis has no hiredis_ssl.h"
+        suite_end
+    fi
+elif [ -f "$HIREDIS_PREFIX/.distlock-built" ] && [ -r "$HIREDIS_PREFIX/include/hiredis/hiredis_ssl.h" ]; then
     note "cached: $HIREDIS_PREFIX"
 else
     if ! src=$(apt_source hiredis "$HIREDIS_DEB_VERSION"); then
@@ -71,7 +87,8 @@ tar -cf - --exclude='*.lo' --exclude='*.o' --exclude='*.dep' --exclude='.libs' \
 TLS_SO="$SCRATCH/modules/distlock.so"
 if ! (cd "$SCRATCH" && phpize) >"$DISTLOCK_LOG_DIR/tls-phpize.log" 2>&1; then
     excerpt "$DISTLOCK_LOG_DIR/tls-phpize.log" --tail; suite_fail "tls build: phpize"
-elif ! (cd "$SCRATCH" && CFLAGS="${DISTLOCK_TEST_CFLAGS:--g -O2 -Wall -Wextra}" ./configure --with-hiredis="$HIREDIS_PREFIX") \
+elif ! (cd "$SCRATCH" && CFLAGS="${DISTLOCK_TEST_CFLAGS:--g -O2 -Wall -Wextra}" \
+          ./configure $([ "$HIREDIS_PREFIX" = /usr ] || echo "--with-hiredis=$HIREDIS_PREFIX")) \
         >"$DISTLOCK_LOG_DIR/tls-configure.log" 2>&1; then
     excerpt "$DISTLOCK_LOG_DIR/tls-configure.log" --tail; suite_fail "tls build: configure --with-hiredis=$HIREDIS_PREFIX"
 elif ! make -C "$SCRATCH" -j2 >"$DISTLOCK_LOG_DIR/tls-make.log" 2>&1 || [ ! -f "$TLS_SO" ]; then
@@ -156,7 +173,7 @@ fi
 # ---------------------------------------------------------------------------
 export DISTLOCK_SO="$TLS_SO"
 if [ -z "$RUN_TESTS" ]; then
-    suite_fail "tls: run-tests.php not found (php8.2-dev)"
+    suite_fail "tls: run-tests.php not found (php$PHP_SERIES-dev)"
     suite_end
 fi
 section "phpt suite (tests/phpt) with the TLS build"

@@ -32,7 +32,6 @@ static void (*lost_hook)(void *);
 static dl_renew_entry_t **due;
 static int *results;
 static size_t due_cap;
-static int lost_pending;      /* a lease with a lost_arg was found lost since the last take */
 
 static void cond_init(void)
 {
@@ -96,7 +95,6 @@ static void atfork_child(void)
     cond_init();
     running = 0;
     stopping = 0;
-    lost_pending = 0;
     drop_all();
     pthread_mutex_unlock(&mu);
 }
@@ -217,7 +215,6 @@ static void *wd_main(void *arg)
                 if (was_active && e->state == DL_RENEW_LOST) {
                     stats.lost++;
                     if (lost_hook && e->lost_arg) {
-                        lost_pending = 1;
                         lost_hook(e->lost_arg);
                     }
                 }
@@ -306,16 +303,6 @@ int dl_watchdog_state(dl_renew_entry_t *e)
     st = e->state;
     pthread_mutex_unlock(&mu);
     return st;
-}
-
-int dl_watchdog_take_lost(void)
-{
-    int pending;
-    pthread_mutex_lock(&mu);
-    pending = lost_pending;
-    lost_pending = 0;
-    pthread_mutex_unlock(&mu);
-    return pending;
 }
 
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out)

@@ -34,8 +34,9 @@ typedef struct dl_watchdog_stats {
 
 /*
  * Called on the watchdog thread, under its lock, when a renewal finds a lease
- * with a lost_arg lost; arg is that lost_arg. Must only set a flag (it is how
- * the holder's thread is asked to look: dl_watchdog_take_lost). Set once,
+ * with a lost_arg lost; arg is that lost_arg (the holder's own: with several
+ * threads, each thread's flag; see "Threads (ZTS)" in docs/decisions.md). Must
+ * only set flags (it is how the holder's thread is asked to look). Set once,
  * before the first dl_watchdog_add.
  */
 void dl_watchdog_set_lost_hook(void (*hook)(void *arg));
@@ -58,9 +59,6 @@ void dl_watchdog_remove(dl_renew_entry_t *entry);
 
 /* The entry's dl_renew_state_t. */
 int dl_watchdog_state(dl_renew_entry_t *entry);
-
-/* 1 when a lease with a lost_arg was found lost since the last call (and clears it). */
-int dl_watchdog_take_lost(void);
 
 /* Counters since the thread started in this process. */
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out);
