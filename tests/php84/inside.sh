@@ -9,11 +9,11 @@ PHPV=$("$PHP" -n -r 'echo PHP_VERSION;')
 REDISV=$(redis-server --version | sed -nE 's/.*v=([0-9.]+).*/\1/p')
 VALKEYV=$(valkey-server --version | sed -nE 's/.*v=([0-9.]+).*/\1/p')
 
-# sub NAME SCRIPT [VAR=value...]: one suite script, its output shown with the
-# label, its closing line counted.
+# sub DIR LABEL SCRIPT [VAR=value...]: one suite script (logs in DIR), its
+# output shown with the label, its closing line counted.
 sub() {
-    local name=$1 script=$2 dir="$DISTLOCK_LOG_DIR/$1" rc=0 totals p f s
-    shift 2
+    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0 totals p f s
+    shift 3
     section "$name"
     mkdir -p "$dir"
     env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
@@ -56,13 +56,13 @@ start_servers() {
 trap stop_redis_all EXIT
 
 if start_servers "$(command -v redis-server)" "$(command -v redis-cli)"; then
-    sub "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
-    sub "phpt (PHP $PHPV, Redis $REDISV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Redis $REDISV)"
+    sub unit "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
+    sub phpt-redis "phpt (PHP $PHPV, Redis $REDISV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Redis $REDISV)"
 else
     suite_fail "redis-server $REDISV did not start"
 fi
 if start_servers "$(command -v valkey-server)" "$(command -v valkey-cli)"; then
-    sub "phpt (PHP $PHPV, Valkey $VALKEYV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Valkey $VALKEYV)"
+    sub phpt-valkey "phpt (PHP $PHPV, Valkey $VALKEYV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Valkey $VALKEYV)"
 else
     suite_fail "valkey-server $VALKEYV did not start"
 fi
@@ -70,7 +70,7 @@ stop_redis_all
 unset DISTLOCK_TEST_REDIS DISTLOCK_TEST_REDIS_PORT DISTLOCK_TEST_REDIS_SOCK DISTLOCK_TEST_REDIS_AUTH \
       DISTLOCK_TEST_REDIS_AUTH_PORT DISTLOCK_TEST_REDIS_PASSWORD
 export REDIS_SERVER=$(command -v redis-server) REDIS_CLI=$(command -v redis-cli)
-sub "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
+sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
     DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES=8.4
-sub "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES=8.4
+sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES=8.4
 suite_end

@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <hiredis/hiredis.h>
+
 #include "dl_clock.h"
 #include "dl_conn.h"
 #include "dl_lock.h"
@@ -305,7 +307,12 @@ static void test_tls_build(void **state)
     assert_null(cfg.password);  /* taken over and freed */
     assert_int_equal(dl_conn_has_tls(), 0);
     assert_null(dl_conn_tls_library());
-    assert_string_equal(dl_conn_hiredis_version(), "0.14.1");
+    {
+        /* The version of the headers built against (0.14.1 on Debian 12). */
+        char want[32];
+        snprintf(want, sizeof(want), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+        assert_string_equal(dl_conn_hiredis_version(), want);
+    }
 }
 #else
 /* hiredis >= 1.0 with hiredis_ssl: rediss:// is accepted; a TLS handshake
