@@ -94,6 +94,11 @@ static void test_host_only(void **state)
     ok("redis://127.0.0.1", &c);
     check_tcp(&c, "127.0.0.1", 6379, NULL, NULL, 0, 0, 0);
     dl_server_config_free(&c);
+
+    /* tcp:// (phpredis's spelling) is redis:// */
+    ok("tcp://127.0.0.1:6380/2", &c);
+    check_tcp(&c, "127.0.0.1", 6380, NULL, NULL, 1, 2, 0);
+    dl_server_config_free(&c);
 }
 
 static void test_port_and_db(void **state)

@@ -276,6 +276,9 @@ dl_status_t dl_uri_parse(const char *uri, size_t len, dl_server_config_t *out, d
     if (len >= 8 && memcmp(uri, "redis://", 8) == 0) {
         return parse_tcp(uri + 8, len - 8, out, err);
     }
+    if (len >= 6 && memcmp(uri, "tcp://", 6) == 0) {   /* phpredis's spelling of redis:// */
+        return parse_tcp(uri + 6, len - 6, out, err);
+    }
     if (len >= 9 && memcmp(uri, "rediss://", 9) == 0) {
         out->tls = 1;
         return parse_tcp(uri + 9, len - 9, out, err);
@@ -283,7 +286,7 @@ dl_status_t dl_uri_parse(const char *uri, size_t len, dl_server_config_t *out, d
     if (len >= 7 && memcmp(uri, "unix://", 7) == 0) {
         return parse_unix(uri + 7, len - 7, out, err);
     }
-    return fail(out, err, "the server URI must start with redis://, rediss:// or unix://");
+    return fail(out, err, "the server URI must start with redis:// (or tcp://), rediss:// or unix://");
 }
 
 static int same_str(const char *a, const char *b)

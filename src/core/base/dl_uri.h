@@ -2,6 +2,7 @@
  * dl_uri — parsing of server URIs into a connection configuration.
  *
  *   redis://[[user]:password@]host[:port][/db][?timeout=S&connect_timeout=S&db=N]
+ *   tcp://...                            (the same as redis://: phpredis users write it)
  *   rediss://...                         (TLS; refused by dl_conn where the build has none)
  *   unix:///path/to/redis.sock[?db=N&timeout=S&connect_timeout=S]
  *
