@@ -831,24 +831,29 @@ ZEND_METHOD(DistLock, status)
     add_assoc_long(return_value, "waiters", (zend_long)info.waiters);
 }
 
-ZEND_METHOD(DistLock, stats)
+void php_distlock_stats_array(zval *out)
 {
     php_distlock_stats *s = &DISTLOCK_G(stats);
     dl_watchdog_stats_t wd;
-    ZEND_PARSE_PARAMETERS_NONE();
     dl_watchdog_get_stats(&wd);
-    array_init_size(return_value, 11);
-    add_assoc_long(return_value, "acquired", s->acquired);
-    add_assoc_long(return_value, "contended", s->contended);
-    add_assoc_long(return_value, "timeouts", s->timeouts);
-    add_assoc_long(return_value, "released", s->released);
-    add_assoc_long(return_value, "lost", s->lost + (zend_long)wd.lost);
-    add_assoc_long(return_value, "refreshed", s->refreshed);
-    add_assoc_long(return_value, "wait_time_us", s->wait_time_us);
-    add_assoc_long(return_value, "connection_errors", s->connection_errors);
-    add_assoc_long(return_value, "native_releases", s->native_releases);
-    add_assoc_long(return_value, "renewals", (zend_long)wd.renewals);
-    add_assoc_long(return_value, "renewal_round_trips", (zend_long)wd.round_trips);
+    array_init_size(out, 11);
+    add_assoc_long(out, "acquired", s->acquired);
+    add_assoc_long(out, "contended", s->contended);
+    add_assoc_long(out, "timeouts", s->timeouts);
+    add_assoc_long(out, "released", s->released);
+    add_assoc_long(out, "lost", s->lost + (zend_long)wd.lost);
+    add_assoc_long(out, "refreshed", s->refreshed);
+    add_assoc_long(out, "wait_time_us", s->wait_time_us);
+    add_assoc_long(out, "connection_errors", s->connection_errors);
+    add_assoc_long(out, "native_releases", s->native_releases);
+    add_assoc_long(out, "renewals", (zend_long)wd.renewals);
+    add_assoc_long(out, "renewal_round_trips", (zend_long)wd.round_trips);
+}
+
+ZEND_METHOD(DistLock, stats)
+{
+    ZEND_PARSE_PARAMETERS_NONE();
+    php_distlock_stats_array(return_value);
 }
 
 /* The end of a logical request in a long-running worker: what RSHUTDOWN does for leases. */

@@ -136,8 +136,8 @@ static PHP_RSHUTDOWN_FUNCTION(distlock)
 
 static PHP_MINFO_FUNCTION(distlock)
 {
-    php_distlock_stats *s = &DISTLOCK_G(stats);
-    char buf[32];
+    zval counters, *v;
+    zend_string *key;
 
     php_info_print_table_start();
     php_info_print_table_row(2, "distlock support", "enabled");
@@ -147,21 +147,16 @@ static PHP_MINFO_FUNCTION(distlock)
     if (dl_conn_tls_library()) php_info_print_table_row(2, "TLS library", dl_conn_tls_library());
     php_info_print_table_end();
 
+    /* The same counters as DistLock::stats(), from the same place. */
     php_info_print_table_start();
     php_info_print_table_header(2, "Counters (this process)", "Value");
-#define DL_ROW(label, field) \
-    snprintf(buf, sizeof(buf), ZEND_LONG_FMT, s->field); \
-    php_info_print_table_row(2, label, buf);
-    DL_ROW("acquired", acquired)
-    DL_ROW("contended", contended)
-    DL_ROW("timeouts", timeouts)
-    DL_ROW("released", released)
-    DL_ROW("lost", lost)
-    DL_ROW("refreshed", refreshed)
-    DL_ROW("wait_time_us", wait_time_us)
-    DL_ROW("connection_errors", connection_errors)
-    DL_ROW("native_releases", native_releases)
-#undef DL_ROW
+    php_distlock_stats_array(&counters);
+    ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL(counters), key, v) {
+        char buf[32];
+        snprintf(buf, sizeof(buf), ZEND_LONG_FMT, Z_LVAL_P(v));
+        php_info_print_table_row(2, ZSTR_VAL(key), buf);
+    } ZEND_HASH_FOREACH_END();
+    zval_ptr_dtor(&counters);
     php_info_print_table_end();
 
     DISPLAY_INI_ENTRIES();

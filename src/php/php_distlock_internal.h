@@ -180,6 +180,9 @@ bool php_distlock_resolve_ttl_wait(php_distlock_client *c, const char *func, uin
 /* The DistLock behind $this; throws and returns NULL when it is not constructed. */
 php_distlock_client *php_distlock_this_client(zval *this_ptr);
 
+/* The counters of stats() (this thread's, and the process's watchdog's), also shown by phpinfo(). */
+void php_distlock_stats_array(zval *out);
+
 /* Releases name if it holds token; returns -1 after throwing, else 0/1. */
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
 

@@ -30,6 +30,10 @@ var_dump((bool)preg_match('/^hiredis version => \d+\.\d+\.\d+/mi', $section));
 $s = $ok->stats();
 var_dump($s['acquired'] >= 1 && str_contains($section, "acquired => {$s['acquired']}\n"));
 var_dump(str_contains($section, "released => {$s['released']}\n"));
+// every counter of stats() has its row, and no other counter is shown
+preg_match_all('/^([a-z_]+) => (\d+)$/m', $section, $rows);
+echo "rows: ", implode(' ', $rows[1]), "\n";
+var_dump($rows[1] === array_keys($s));
 echo $section, "\n";
 ?>
 --CLEAN--
@@ -42,6 +46,8 @@ bool(false)
 bool(true)
 bool(true)
 bool(true)
+bool(true)
+rows: acquired contended timeouts released lost refreshed wait_time_us connection_errors native_releases renewals renewal_round_trips
 bool(true)
 distlock support => enabled
 Version => %d.%d.%s
