@@ -7,7 +7,6 @@ namespace DistLock\Symfony;
 use DistLock\ConnectionException;
 use DistLock\LockTimeoutException;
 use Symfony\Component\Lock\BlockingStoreInterface;
-use Symfony\Component\Lock\Exception\InvalidArgumentException;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
@@ -69,7 +68,8 @@ final class DistLockStore implements BlockingStoreInterface
      * @throws LockConflictedException when another key holds the lock
      * @throws LockExpiredException    when the key's lifetime ran out meanwhile (the lease is released)
      * @throws LockStorageException    on network, protocol or server errors
-     * @throws InvalidArgumentException for a resource the extension refuses (empty, over 1024 bytes)
+     * @throws \ValueError for a resource the extension refuses (empty, over 1024 bytes), saying why
+     *   (an \Error, so that Lock::acquire() does not hide the reason under "Failed to acquire")
      */
     public function save(Key $key): void
     {
@@ -95,7 +95,7 @@ final class DistLockStore implements BlockingStoreInterface
      *
      * @throws LockExpiredException  when the key's lifetime ran out meanwhile (the lease is released)
      * @throws LockStorageException  on network, protocol or server errors
-     * @throws InvalidArgumentException for a resource the extension refuses
+     * @throws \ValueError for a resource the extension refuses, saying why
      */
     public function waitAndSave(Key $key): void
     {
@@ -279,8 +279,23 @@ final class DistLockStore implements BlockingStoreInterface
         } catch (\DistLock\Exception $e) {
             throw new LockStorageException(\sprintf('Failed to %s the "%s" lock: %s', $what, $key, $e->getMessage()), 0, $e);
         } catch (\ValueError $e) {
-            throw new InvalidArgumentException(\sprintf('Cannot %s the "%s" lock: %s', $what, $key, $e->getMessage()), 0, $e);
+            // A \ValueError, not symfony's InvalidArgumentException: Lock::acquire() wraps
+            // every \Exception in "Failed to acquire the ... lock." and the reason would be
+            // left in getPrevious(); an \Error reaches the caller with it.
+            throw new \ValueError(\sprintf('Cannot %s the "%s" lock: %s', $what, $key, self::why($e->getMessage())), 0, $e);
         }
+    }
+
+    /** The extension's reason, in the store's terms (the resource is the lock name). */
+    private static function why(string $message): string
+    {
+        if (str_contains($message, '($name) must not be empty')) {
+            return 'the resource name is empty; distlock names (and so symfony/lock resources on this store) are 1 to 1024 bytes';
+        }
+        if (str_contains($message, '($name)')) {
+            return 'the resource name is not a valid distlock name (1 to 1024 bytes): ' . $message;
+        }
+        return $message;
     }
 
     /**

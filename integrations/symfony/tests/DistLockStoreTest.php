@@ -403,4 +403,17 @@ final class DistLockStoreTest extends TestCase
             $this->assertInstanceOf(LockStorageException::class, $e->getPrevious());
         }
     }
+
+    public function testAnEmptyResourceSaysWhyInTheMessage(): void
+    {
+        $lock = (new \Symfony\Component\Lock\LockFactory(new DistLockStore(Redis::client())))->createLock('');
+        try {
+            $lock->acquire();
+            $this->fail('an empty resource was accepted');
+        } catch (\ValueError $e) {
+            // not wrapped in "Failed to acquire the "" lock." with the reason in getPrevious()
+            $this->assertStringContainsString('the resource name is empty', $e->getMessage());
+            $this->assertStringContainsString('1 to 1024 bytes', $e->getMessage());
+        }
+    }
 }
