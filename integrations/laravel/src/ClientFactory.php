@@ -41,14 +41,19 @@ final class ClientFactory
     }
 
     /**
-     * A client on the Redis connection $connection, whatever distlock.url says:
-     * the cache store locks where Laravel's RedisStore would.
+     * The cache store's client: config('distlock.url') when set (one setting,
+     * DISTLOCK_URL, for every distlock client of the app), else the store's
+     * Redis connection $connection, where Laravel's RedisStore would lock.
      *
      * @param array<string, mixed> $overrides
      * @throws InvalidConfigurationException
      */
-    public function forRedisConnection(string $connection, array $overrides = []): \DistLock
+    public function forStore(string $connection, array $overrides = []): \DistLock
     {
+        $url = $this->config['url'] ?? null;
+        if (is_string($url) && $url !== '') {
+            return $this->build($url, 'distlock.url (DISTLOCK_URL)', $this->options([], $overrides));
+        }
         [$uri, $fromRedis] = $this->fromRedisConnection($connection);
         return $this->build($uri, "database.redis.$connection", $this->options($fromRedis, $overrides));
     }

@@ -55,6 +55,12 @@ trait LockTrait
         return $this->baseUnLock($this->course_lock . $course_id, $identifier);
     }
 
+    /** unCourse() under the name people guess: unLockCourse(), like unLockAccount() and unLockTeacher(). */
+    public function unLockCourse($course_id, $identifier)
+    {
+        return $this->unCourse($course_id, $identifier);
+    }
+
     /** @return string|false owner identifier, false when not acquired within 2 s (lease 4 s) */
     public function lockTeacher($tid)
     {

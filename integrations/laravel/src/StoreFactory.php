@@ -14,7 +14,8 @@ use Illuminate\Contracts\Foundation\Application;
  *   'distlock' => [
  *       'driver' => 'distlock',
  *       'store' => 'redis',            // where cache values go
- *       'connection' => 'default',     // Redis connection of the locks (lock_connection wins)
+ *       'connection' => 'default',     // Redis connection of the locks (lock_connection wins;
+ *                                      // distlock.url, DISTLOCK_URL, wins over both)
  *       'lock_connection' => null,
  *       'prefix' => null,              // null: cache.prefix, as Laravel's Redis store
  *   ],
@@ -50,7 +51,7 @@ final class StoreFactory
         $connection = (string) ($config['lock_connection'] ?? $config['connection'] ?? 'default');
         $factory = $this->app->make(ClientFactory::class);
         $cachePrefix = (new RedisStore($this->app['redis'], $config['prefix'] ?? $this->app['config']['cache.prefix'] ?? '', $connection))->getPrefix();
-        $client = $factory->forRedisConnection($connection, ['prefix' => $factory->redisKeyPrefix($connection) . $cachePrefix]);
+        $client = $factory->forStore($connection, ['prefix' => $factory->redisKeyPrefix($connection) . $cachePrefix]);
 
         $forever = (float) ($config['forever_ttl'] ?? $this->app['config']['distlock.forever_ttl'] ?? 86400);
         if (!($forever > 0)) {

@@ -23,6 +23,11 @@ class ReleaseCommand extends Command
 
     public function handle(): int
     {
+        return $this->reporting(fn (): int => $this->releaseByForce());
+    }
+
+    private function releaseByForce(): int
+    {
         $client = $this->lockClient();
         $name = (string) $this->argument('name');
         if (!$this->option('force') && !$this->confirm("Release the lock [$name] whoever holds it?")) {

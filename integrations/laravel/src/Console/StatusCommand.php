@@ -22,6 +22,11 @@ class StatusCommand extends Command
 
     public function handle(): int
     {
+        return $this->reporting(fn (): int => $this->showStatus());
+    }
+
+    private function showStatus(): int
+    {
         $client = $this->lockClient();
         $name = (string) $this->argument('name');
         $status = $client->status($name);

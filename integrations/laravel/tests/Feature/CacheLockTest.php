@@ -203,4 +203,41 @@ class CacheLockTest extends AppTestCase
         Artisan::call('distlock:status', ['name' => 'cmd', '--store' => 'distlock']);
         $this->assertStringContainsString('cmd: free', Artisan::output());
     }
+
+    public function testDistlockUrlConfiguresTheCacheStoreToo(): void
+    {
+        $s = stream_socket_server('tcp://127.0.0.1:0');
+        $port = (int) substr(strrchr(stream_socket_get_name($s, false), ':'), 1);
+        fclose($s); // nothing listens there
+        config(['distlock.url' => "redis://127.0.0.1:$port"]);
+        config(['cache.stores.viaurl' => ['driver' => 'distlock', 'store' => 'redis-values', 'connection' => 'default']]);
+        try {
+            Cache::store('viaurl')->lock('u', 10)->get();
+            $this->fail('the store ignored DISTLOCK_URL and locked on the Redis connection');
+        } catch (\DistLock\ConnectionException $e) {
+            $this->assertStringContainsString("127.0.0.1:$port", $e->getMessage());
+        }
+    }
+
+    public function testCommandsDefaultToTheDistlockCacheStore(): void
+    {
+        $lock = Cache::lock('deflt', 20);   // the default store, a distlock one
+        $this->assertTrue($lock->get());
+        $this->assertSame(0, Artisan::call('distlock:status', ['name' => 'deflt']));
+        $this->assertMatchesRegularExpression('/deflt: held, (19|20)\.\d+ s left/', Artisan::output());
+        $lock->release();
+    }
+
+    public function testABadStoreIsAConsoleErrorNotAStackTrace(): void
+    {
+        $this->assertSame(1, Artisan::call('distlock:status', ['name' => 'x', '--store' => 'array']));
+        $this->assertStringContainsString('Cache store [array] does not use the distlock driver.', Artisan::output());
+        // "file" is a store of Laravel 11+'s default config, not of 8's test app
+        $this->assertSame(1, Artisan::call('distlock:status', ['name' => 'x', '--store' => 'file']));
+        $out = Artisan::output();
+        $this->assertMatchesRegularExpression('/Cache store \[file\] (is not defined in config\/cache\.php|does not use the distlock driver)\./', $out);
+        $this->assertStringNotContainsString('#0 ', $out, 'no stack trace');
+        $this->assertSame(1, Artisan::call('distlock:release', ['name' => 'x', '--store' => 'nosuch', '--force' => true]));
+        $this->assertStringContainsString('Cache store [nosuch] is not defined in config/cache.php.', Artisan::output());
+    }
 }

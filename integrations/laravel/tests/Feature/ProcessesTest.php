@@ -118,6 +118,9 @@ class ProcessesTest extends AppTestCase
         $this->assertFalse($r->set('lock:course:9', uniqid(), ['NX', 'EX' => 4]), 'theirs sees ours');
         $this->assertTrue($svc->unCourse(9, $ours));
         $this->assertFalse($svc->unCourse(9, $ours), 'baseUnLock returns whether it released');
+        $again = $svc->lockCourse(9);
+        $this->assertTrue($svc->unLockCourse(9, $again), 'unLockCourse(), the name people guess, releases as unCourse() does');
+        $this->assertSame(0, $r->exists('lock:course:9'));
         $this->assertNotFalse($t1 = $svc->lockTeacher(3));
         $this->assertNotFalse($a1 = $svc->lockAccount(3));
         $this->assertTrue($svc->unLockTeacher(3, $t1));
