@@ -15,10 +15,11 @@ if ! make -C tests/unit >"$DISTLOCK_LOG_DIR/unit-build.log" 2>&1; then
 fi
 rc=0
 timeout --kill-after=30 900 make -k -C tests/unit check >"$log" 2>&1 || rc=$?
-u_run=$(sum_matches "$log" '^\[==========\] Running ([0-9]+) test\(s\)\.')
-u_pass=$(sum_matches "$log" '^\[  PASSED  \] ([0-9]+) test\(s\)\.')
-u_fail=$(sum_matches "$log" '^\[  FAILED  \] ([0-9]+) test\(s\), listed below:')
-u_skip=$(sum_matches "$log" '^\[  SKIPPED \] ([0-9]+) test\(s\), listed below:')
+# cmocka >= 1.1.6 (Debian 13) puts the group's name before the count: "[==========] tests: Running 29 test(s)."
+u_run=$(sum_matches "$log" '^\[==========\] [^R]*Running ([0-9]+) test\(s\)\.')
+u_pass=$(sum_matches "$log" '^\[  PASSED  \] [^0-9]*([0-9]+) test\(s\)\.')
+u_fail=$(sum_matches "$log" '^\[  FAILED  \] [^0-9]*([0-9]+) test\(s\), listed below:')
+u_skip=$(sum_matches "$log" '^\[  SKIPPED \] [^0-9]*([0-9]+) test\(s\), listed below:')
 # A test whose setup/teardown failed is an "[  ERROR   ] name", in no total.
 u_err=$(grep -cE '^\[  ERROR   \] [A-Za-z_][A-Za-z0-9_]*$' "$log" || true)
 # A binary that crashed (ASan abort, signal) ran tests it never reported.
