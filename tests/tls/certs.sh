@@ -26,6 +26,10 @@ make_test_certs() {
         printf '%s\nextendedKeyUsage=serverAuth\n' "$san" >server.ext
         openssl x509 -req -sha256 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 \
             -extfile server.ext -out server.crt
+        # OpenSSL >= 3.4 (Debian 13) sets the dates; 3.0 (Debian 12) knows only -days, and
+        # takes -1 for a notAfter in the past (3.4 and later refuse that).
+        openssl x509 -req -sha256 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+            -not_before 20200101000000Z -not_after 20200102000000Z -extfile server.ext -out expired.crt ||
         openssl x509 -req -sha256 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days -1 \
             -extfile server.ext -out expired.crt
         openssl x509 -req -sha256 -in server.csr -CA other-ca.crt -CAkey other-ca.key -CAcreateserial -days 2 \
