@@ -306,7 +306,7 @@ void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name,
 void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n,
                                      int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout, zval *return_value)
 {
-    dl_lease_t *leases[DL_MULTI_MAX];
+    dl_lease_t *leases[DL_MULTI_MAX] = {0};
     dl_acquire_opts_t opts = acquire_opts(c, wait_us);
     dl_acquire_result_t res;
     dl_error_t err;

@@ -6,7 +6,14 @@
 #      project's private deb-src list), once, into $DISTLOCK_CACHE_DIR;
 #   2. distlock built against it with -Werror;
 #   3. the phpt suite (tests/phpt) on the ZTS CLI, against the servers
-#      scripts/test started.
+#      scripts/test started;
+#   4. tests/zts/harness.c, PHP requests on 8 threads at once over the embed
+#      SAPI (FrankenPHP's way), in two processes at once: locked
+#      read-modify-writes lose no update across threads and processes; a lease
+#      a request leaves behind (uncaught exception, exit(), fatal error) is
+#      released at that thread's request end and no other's; persistent
+#      connections are shared by the threads; on_lost => 'throw' raises in the
+#      request whose lease was lost and in no other.
 # Every test is counted; a skip fails.
 set -uo pipefail
 source tests/lib/common.sh
@@ -72,4 +79,77 @@ export PHP="$ZTS_PHP" DISTLOCK_SO="$ZBUILD/modules/distlock.so" TEST_PHP_EXECUTA
 phpt_use_dir tests/phpt
 run_phpt "phpt (PHP ZTS)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
 count_phpt "phpt (PHP ZTS)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
+
+section "Threads: tests/zts/harness.c over the embed SAPI"
+THREADS=8 REQUESTS=${DISTLOCK_ZTS_REQUESTS:-48} PROCS=2
+HARNESS="$DISTLOCK_LOG_DIR/harness"
+# shellcheck disable=SC2046
+if ! cc -O1 -g -Wall -Wextra -Werror -pthread $("$ZTS_PREFIX/bin/php-config" --includes) tests/zts/harness.c         -L"$ZTS_PREFIX/lib" -lphp -Wl,-rpath,"$ZTS_PREFIX/lib" -o "$HARNESS" >"$DISTLOCK_LOG_DIR/harness-build.log" 2>&1; then
+    excerpt "$DISTLOCK_LOG_DIR/harness-build.log" --tail
+    suite_fail "zts: building tests/zts/harness.c"
+    suite_end
+fi
+mkdir -p "$DISTLOCK_LOG_DIR/ini"
+printf 'extension=%s\nmemory_limit=128M\ndisplay_errors=stderr\nlog_errors=0\n' "$DISTLOCK_SO" >"$DISTLOCK_LOG_DIR/ini/php.ini"
+rcli() { "$REDIS_CLI" -p "$DISTLOCK_TEST_REDIS_PORT" "$@"; }
+# wrappers SCRIPT: one t<T>.php per thread that sets $T and runs SCRIPT.
+wrappers() {
+    local d="$DISTLOCK_LOG_DIR/scripts-$(basename "$1" .php)" t
+    mkdir -p "$d"
+    for ((t = 0; t < THREADS; t++)); do printf '<?php\n$T = %d;\nrequire %s;\n' "$t" "'$PWD/$1'" >"$d/t$t.php"; done
+    echo "$d"
+}
+# run_harness SCRIPT REQUESTS: PROCS harness processes at once; 0 when all ended well.
+run_harness() {
+    local dir pids=() p rc=0
+    dir=$(wrappers "$1")
+    for ((p = 0; p < PROCS; p++)); do
+        PHPRC="$DISTLOCK_LOG_DIR/ini" HARNESS_PROC=$p HARNESS_THREADS=$THREADS \
+            timeout 300 "$HARNESS" "$THREADS" "$2" "$dir" >"$DISTLOCK_LOG_DIR/harness-$(basename "$1" .php)-$p.log" 2>&1 &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    return $rc
+}
+rcli DEL zts:value zts:done >/dev/null
+rcli --scan --pattern 'zts:*' | xargs -r "$REDIS_CLI" -p "$DISTLOCK_TEST_REDIS_PORT" DEL >/dev/null
+t0=$SECONDS
+run_harness tests/zts/request.php "$REQUESTS"; hrc=$?
+note "$PROCS processes x $THREADS threads x $REQUESTS requests in $((SECONDS - t0)) s; $(grep -h '^harness:' "$DISTLOCK_LOG_DIR"/harness-request-*.log | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')"
+leaky=$((PROCS * THREADS * ( (REQUESTS / 8) * 3 + ( REQUESTS % 8 > 0 ? 1 : 0 ) + ( REQUESTS % 8 > 2 ? 1 : 0 ) + ( REQUESTS % 8 > 4 ? 1 : 0 ) )))
+expect=$((PROCS * THREADS * REQUESTS - leaky))
+value=$(rcli GET zts:value); done_=$(rcli GET zts:done)
+if [ "$hrc" = 0 ] && [ "${value:-0}" = "$expect" ] && [ "${done_:-0}" = "$expect" ]; then
+    suite_pass "zts: $expect locked read-modify-writes by 16 threads in 2 processes, 0 lost updates (counter $value)"
+else
+    excerpt "$DISTLOCK_LOG_DIR/harness-request-0.log" --tail
+    suite_fail "zts: read-modify-writes: counter ${value:-none}, $done_ done, $expect expected (harness exit $hrc)"
+fi
+exits=$(grep -c 'RuntimeException\|Allowed memory size' "$DISTLOCK_LOG_DIR"/harness-request-*.log | awk -F: '{s += $2} END {print s + 0}')
+left=$(rcli --scan --pattern 'zts:leak:*' | grep -vc '{' || true)
+if [ "$(rcli GET zts:violations:leak)" = "" ] && [ "$left" = 0 ] && [ "$exits" -gt 0 ]; then
+    suite_pass "zts: $leaky leases left by requests (uncaught exception, exit(), fatal error: $exits of them reported) were released at their thread's request end"
+else
+    suite_fail "zts: leases left behind: $(rcli GET zts:violations:leak) found still held by the next request, $left keys left, $exits failures reported"
+fi
+if [ "$(rcli GET zts:violations:own)" = "" ]; then
+    suite_pass "zts: no request end released another thread's lease ($expect checks)"
+else
+    suite_fail "zts: $(rcli GET zts:violations:own) leases were released under another thread's request"
+fi
+
+run_harness tests/zts/lost.php 1; hrc=$?
+raised0=$(rcli GET zts:wd:raised:0); others=0; quiet=0
+for ((t = 1; t < THREADS; t++)); do
+    others=$((others + $(rcli GET "zts:wd:raised:$t" | sed 's/^$/0/')))
+    quiet=$((quiet + $(rcli GET "zts:wd:quiet:$t" | sed 's/^$/0/')))
+done
+if [ "$hrc" = 0 ] && [ "${raised0:-0}" = "$PROCS" ] && [ "$others" = 0 ] && [ "$quiet" = $((PROCS * (THREADS - 1))) ] &&
+   [ "$(rcli GET zts:violations:wd)" = "" ]; then
+    suite_pass "zts: on_lost=throw raised in the request whose lease was lost (thread 0, in each of $PROCS processes) and in none of the other $((PROCS * (THREADS - 1))), whose leases the shared watchdog kept"
+else
+    excerpt "$DISTLOCK_LOG_DIR/harness-lost-0.log" --tail
+    suite_fail "zts: on_lost=throw: raised in thread 0 ${raised0:-0} times (want $PROCS), in others $others, quiet $quiet, others' leases lost $(rcli GET zts:violations:wd)"
+fi
+rcli --scan --pattern 'zts:*' | xargs -r "$REDIS_CLI" -p "$DISTLOCK_TEST_REDIS_PORT" DEL >/dev/null
 suite_end
