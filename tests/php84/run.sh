@@ -108,6 +108,8 @@ if ! tar -C "$ROOT" -xzf "$TARBALL"; then
     suite_fail "php84: unpacking $TARBALL"
     suite_end
 fi
+# What any installed system has and debootstrap does not write: localhost.
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$ROOT/etc/hosts"
 # The project's shipped files, and a log dir the host can read.
 mkdir -p "$ROOT/distlock" "$ROOT/logs"
 if ! "$PHP" scripts/gen-package-xml --list | cut -f2 | tar -cf - -T - | tar -xf - -C "$ROOT/distlock"; then
