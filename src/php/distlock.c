@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "php_distlock_internal.h"
+#include "../core/base/dl_proc.h"
 #include "../core/transport/dl_conn.h"   /* phpinfo(): the hiredis and TLS library versions */
 
 #include "ext/spl/spl_exceptions.h"
@@ -90,6 +91,9 @@ static PHP_GINIT_FUNCTION(distlock)
 static PHP_MINIT_FUNCTION(distlock)
 {
     (void)type;
+    /* The pid cache is filled here, on the thread that starts PHP, before any
+     * request thread exists (ZTS): every thread then only reads it. */
+    (void)dl_proc_pid();
     REGISTER_INI_ENTRIES();
     php_distlock_client_minit(register_class_DistLock());
     php_distlock_lock_minit(register_class_DistLock_Lock());

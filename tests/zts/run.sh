@@ -13,7 +13,9 @@
 #      a request leaves behind (uncaught exception, exit(), fatal error) is
 #      released at that thread's request end and no other's; persistent
 #      connections are shared by the threads; on_lost => 'throw' raises in the
-#      request whose lease was lost and in no other.
+#      request whose lease was lost and in no other; then both again, on 3
+#      threads, under valgrind's helgrind: no race, lock-order or API-misuse
+#      report (tests/zts/helgrind.supp names the one PHP-internal exception).
 # Every test is counted; a skip fails.
 set -uo pipefail
 source tests/lib/common.sh
@@ -153,5 +155,21 @@ else
     excerpt "$DISTLOCK_LOG_DIR/harness-lost-0.log" --tail
     suite_fail "zts: on_lost=throw: raised in the victims' requests $victims times (want $((2 * PROCS))), in others $others, quiet $quiet, others' leases lost $(rcli GET zts:violations:wd)"
 fi
+
+section "Threads under helgrind (3 threads: the request script, then the on_lost one)"
+ensure_packages valgrind >/dev/null
+for script in request lost; do
+    rcli --scan --pattern 'zts:*' | xargs -r "$REDIS_CLI" -p "$DISTLOCK_TEST_REDIS_PORT" DEL >/dev/null
+    log="$DISTLOCK_LOG_DIR/helgrind-$script.log"
+    if PHPRC="$DISTLOCK_LOG_DIR/ini" HARNESS_PROC=0 HARNESS_THREADS=3 timeout 900 valgrind --tool=helgrind -q \
+            --error-exitcode=9 --suppressions=tests/threads/helgrind.supp --suppressions=tests/zts/helgrind.supp \
+            "$HARNESS" 3 "$([ "$script" = request ] && echo 8 || echo 1)" "$DISTLOCK_LOG_DIR/scripts-$script" >"$log" 2>&1 &&
+       grep -q '^harness: 3 threads' "$log"; then
+        suite_pass "zts helgrind: tests/zts/$script.php on 3 threads: no reports ($(grep '^harness:' "$log"))"
+    else
+        excerpt "$log" --tail
+        suite_fail "zts helgrind: tests/zts/$script.php on 3 threads: reports or a failed run (log: $log)"
+    fi
+done
 rcli --scan --pattern 'zts:*' | xargs -r "$REDIS_CLI" -p "$DISTLOCK_TEST_REDIS_PORT" DEL >/dev/null
 suite_end
