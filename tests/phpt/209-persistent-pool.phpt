@@ -72,7 +72,8 @@ foreach ($withTwo as $p) {
     $killed += (int)raw_redis('CLIENT', 'KILL', 'ID', lc_client_id($p));
 }
 echo "killed: $killed\n";
-usleep(50000);
+// the server's close has reached this side (the sockets left ESTABLISHED): waited for, not guessed
+var_dump(lc_wait_until(fn () => array_intersect(lc_own_ports(), $withTwo) === [], 10) !== null);
 foreach ([true, 'other-pool'] as $pool) {
     $dl = new DistLock(test_uri(), ['prefix' => $prefix, 'persistent' => $pool]);
     try {
@@ -91,7 +92,7 @@ $live = new DistLock(test_uri(), ['prefix' => $prefix, 'persistent' => 'live']);
 $live->isLocked('p');
 $new = array_values(array_diff(lc_ext_ports($base), $p0));
 echo "live connection: ", count($new), ", killed: ", raw_redis('CLIENT', 'KILL', 'ID', lc_client_id($new[0])), "\n";
-usleep(50000);
+var_dump(lc_wait_until(fn () => !in_array($new[0], lc_own_ports(), true), 10) !== null);
 try {
     $l = $live->tryLock('p', 5);
     var_dump($l !== null, $l->release());
@@ -120,11 +121,13 @@ and closes it: true
 killed: 3
 bool(true)
 bool(true)
+bool(true)
 bool(false)
 bool(true)
 bool(true)
 bool(false)
 live connection: 1, killed: 1
+bool(true)
 bool(true)
 bool(true)
 replaced: 2 new, 0 old

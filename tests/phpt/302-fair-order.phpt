@@ -1,5 +1,5 @@
 --TEST--
-Fair mode: strict FIFO hand-over to the longest waiter; newcomers queue behind; a waiter that gave up is skipped; nothing is left behind
+Fair mode: strict FIFO hand-over to the longest waiter; newcomers queue behind; a waiter that gave up is skipped (each step waits for the server's queue, not for a guessed time); nothing is left behind
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -10,19 +10,22 @@ require __DIR__ . '/inc/lifecycle.inc';
 $uri = test_uri();
 $p = 'phpt_302:';
 raw_redis_del_prefix($p);
-$slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine
 $opts = ['prefix' => $p, 'fair' => true, 'fencing' => true];
 
 $holder = new DistLock($uri, $opts);
-$l = $holder->lock('q', 10);
+$l = $holder->lock('q', 60);
 $first = $l->fencingToken();
+// each step waits for the queue as the server has it, not for a guessed time,
+// so that the order holds on a loaded machine and under valgrind alike
+$queue = fn () => raw_redis('ZRANGE', $p . 'q{' . $p . 'q}:queue', 0, -1);
+$seen = [];
 $pids = [];
-// B, C, D, E queue in this order; C gives up after 0.3 s (before the release)
-foreach (['B' => 10, 'C' => 0.3, 'D' => 10, 'E' => 10] as $who => $wait) {
+// B, C, D, E queue in this order; C gives up after 1 s (before the release)
+foreach (['B' => 60, 'C' => 1, 'D' => 60, 'E' => 60] as $who => $wait) {
     $pids[$who] = fork_child(function () use ($uri, $opts, $p, $who, $wait) {
         $d = new DistLock($uri, $opts);
         try {
-            $lk = $d->lock('q', 10, $wait);
+            $lk = $d->lock('q', 60, $wait);
         } catch (DistLock\LockTimeoutException $e) {
             return 3;
         }
@@ -32,9 +35,16 @@ foreach (['B' => 10, 'C' => 0.3, 'D' => 10, 'E' => 10] as $who => $wait) {
         $lk->release();
         return 0;
     });
-    usleep((int)(100000 * $slow));
+    // a queue entry that was not there before is this child's
+    $new = [];
+    lc_wait_until(function () use ($queue, $seen, &$new) {
+        $new = array_diff($queue(), $seen);
+        return $new !== [];
+    }, 60);
+    echo "$who queued: ", count($new), "\n";
+    $seen = array_merge($seen, $new);
 }
-usleep((int)(400000 * $slow));                 // C has given up by now
+echo "C gave up, 3 left in the queue: ", var_export(lc_wait_until(fn () => count($queue()) === 3, 60) !== null, true), "\n";
 // a newcomer cannot jump the queue, not even with tryLock right after the release
 $newcomer = new DistLock($uri, $opts);
 $l->release();
@@ -53,6 +63,11 @@ require __DIR__ . '/inc/redis.inc';
 raw_redis_del_prefix('phpt_302:');
 ?>
 --EXPECT--
+B queued: 1
+C queued: 1
+D queued: 1
+E queued: 1
+C gave up, 3 left in the queue: true
 NULL
 B: exit=0
 C: exit=3

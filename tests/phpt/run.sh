@@ -20,7 +20,7 @@ if [ -z "$RUN_TESTS" ]; then
     suite_count 0 "$N_PHPT"
     suite_end
 fi
-note "run-tests: $RUN_TESTS; $N_PHPT tests against ${DISTLOCK_TEST_REDIS:-?}"
+note "run-tests: ${RUN_TESTS_SOURCE:-$RUN_TESTS}${RUN_TESTS_SOURCE:+ (its retry of failed tests turned off)}; $N_PHPT tests against ${DISTLOCK_TEST_REDIS:-?}"
 run_phpt "$label" "$results" "$log" 1200
 count_phpt "$label" "$results" "$log" "$N_PHPT"
 suite_end
