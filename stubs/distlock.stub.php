@@ -116,12 +116,14 @@ namespace {
          * @param string $name 1 to 1024 bytes, binary-safe
          * @param float|null $ttl lease length in seconds (> 0, at most 1e9); null: the default
          * @param float|null $wait seconds to wait (>= 0); null: the default
+         * @param string|null $token the owner token, 1 to 128 bytes (as lock()); null: a fresh one
+         *   from the CSPRNG. A token that holds a shared lease already refreshes it when granted
          * @throws \DistLock\LockTimeoutException when the wait ran out
          * @throws \DistLock\ConnectionException on network errors
-         * @throws \ValueError for an empty or too long name, ttl/wait out of range, or a Redlock
-         *   instance (shared locks need one server, Sentinel or Cluster; the message says why)
+         * @throws \ValueError for an empty or too long name or token, ttl/wait out of range, or a
+         *   Redlock instance (shared locks need one server, Sentinel or Cluster; the message says why)
          */
-        public function lockShared(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+        public function lockShared(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
         /**
          * One attempt at lockShared(), no waiting.
@@ -129,7 +131,7 @@ namespace {
          * @return DistLock\Lock|null null when an exclusive lease is held or waited for
          * @throws \DistLock\ConnectionException|\ValueError as lockShared()
          */
-        public function tryLockShared(string $name, ?float $ttl = null): ?DistLock\Lock {}
+        public function tryLockShared(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
         /**
          * The exclusive lease on a name that is also locked shared: granted when nobody holds
@@ -137,9 +139,10 @@ namespace {
          * it), and keeps new shared leases out meanwhile. Reentrant like lock(); fencing tokens
          * as lock() (option fencing); no fair mode. demote() turns it into a shared lease.
          *
+         * @param string|null $token the owner token, as lock()
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lockShared()
          */
-        public function lockExclusive(string $name, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+        public function lockExclusive(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
         /**
          * One attempt at lockExclusive(), no waiting.
@@ -147,7 +150,7 @@ namespace {
          * @return DistLock\Lock|null null when the name is held, shared or exclusive
          * @throws \DistLock\ConnectionException|\ValueError as lockShared()
          */
-        public function tryLockExclusive(string $name, ?float $ttl = null): ?DistLock\Lock {}
+        public function tryLockExclusive(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
         /**
          * $permits of the $limit permits of the counting semaphore $name (docs/primitives.md).
@@ -235,6 +238,29 @@ namespace {
          * @throws \ValueError for an empty or too long name or token
          */
         public function restore(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
+
+        /**
+         * restore() for a shared lease (lockShared()): adopts the shared lease held under $token
+         * (one round trip: the shared status script). The handle acts as lockShared()'s:
+         * release(), refresh(), promote(), detach().
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @throws \DistLock\LockLostException when $token holds no live shared lease on $name
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         */
+        public function restoreShared(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
+
+        /**
+         * restore() for an exclusive lease of a name also locked shared (lockExclusive()): its
+         * release wakes the shared waiters too, and demote() works on it.
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @throws \DistLock\LockLostException when $name is not held exclusively with $token
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         */
+        public function restoreExclusive(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
         /**
          * Owner-checked release by name and token, for a lease held anywhere (detached, or taken

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 70f214e7a058ba489551a2f289e3a64e5350ad5e */
+ * Stub hash: 56440763858da7ed58319e135addd7a9231b8ae0 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -19,20 +19,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryLock, 0, 1, Dis
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_lockShared, 0, 1, DistLock\\Lock, 0)
-	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistLock_lockShared arginfo_class_DistLock_lock
 
-ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryLockShared, 0, 1, DistLock\\Lock, 1)
-	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistLock_tryLockShared arginfo_class_DistLock_tryLock
 
-#define arginfo_class_DistLock_lockExclusive arginfo_class_DistLock_lockShared
+#define arginfo_class_DistLock_lockExclusive arginfo_class_DistLock_lock
 
-#define arginfo_class_DistLock_tryLockExclusive arginfo_class_DistLock_tryLockShared
+#define arginfo_class_DistLock_tryLockExclusive arginfo_class_DistLock_tryLock
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_acquirePermits, 0, 2, DistLock\\Lock, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -75,6 +68,10 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_restore, 0, 2, Dis
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_DistLock_restoreShared arginfo_class_DistLock_restore
+
+#define arginfo_class_DistLock_restoreExclusive arginfo_class_DistLock_restore
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_release, 0, 2, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -151,6 +148,8 @@ ZEND_METHOD(DistLock, lockAll);
 ZEND_METHOD(DistLock, tryLockAll);
 ZEND_METHOD(DistLock, synchronized);
 ZEND_METHOD(DistLock, restore);
+ZEND_METHOD(DistLock, restoreShared);
+ZEND_METHOD(DistLock, restoreExclusive);
 ZEND_METHOD(DistLock, release);
 ZEND_METHOD(DistLock, refresh);
 ZEND_METHOD(DistLock, owner);
@@ -187,6 +186,8 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, tryLockAll, arginfo_class_DistLock_tryLockAll, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, synchronized, arginfo_class_DistLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, restore, arginfo_class_DistLock_restore, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, restoreShared, arginfo_class_DistLock_restoreShared, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, restoreExclusive, arginfo_class_DistLock_restoreExclusive, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, release, arginfo_class_DistLock_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, refresh, arginfo_class_DistLock_refresh, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, owner, arginfo_class_DistLock_owner, ZEND_ACC_PUBLIC)
@@ -262,7 +263,19 @@ static zend_class_entry *register_class_DistLock(void)
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "trylock", sizeof("trylock") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "lockshared", sizeof("lockshared") - 1), 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "trylockshared", sizeof("trylockshared") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "lockexclusive", sizeof("lockexclusive") - 1), 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "trylockexclusive", sizeof("trylockexclusive") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restoreshared", sizeof("restoreshared") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restoreexclusive", sizeof("restoreexclusive") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 

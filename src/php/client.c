@@ -291,13 +291,13 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 }
 
 void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
-                                      long long permits, long long limit, int64_t ttl_ms, int64_t wait_us,
-                                      bool throw_on_timeout, zval *return_value)
+                                      const zend_string *token, long long permits, long long limit, int64_t ttl_ms,
+                                      int64_t wait_us, bool throw_on_timeout, zval *return_value)
 {
     dl_lease_t *lease;
     /* An exclusive lease is the instance's alone: reentrant, as lock(). */
-    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, ttl_ms, NULL, return_value)) return;
-    if (!(lease = new_lease(c, name, NULL, ttl_ms, kind))) return;
+    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
+    if (!(lease = new_lease(c, name, token, ttl_ms, kind))) return;
     lease->permits = permits;
     lease->limit = limit;
     acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
@@ -575,50 +575,44 @@ ZEND_METHOD(DistLock, synchronized)
     }
 }
 
-ZEND_METHOD(DistLock, restore)
+/* Adopts the lease of kind held on name under token: a handle in
+ * return_value, or throws (LockLostException when not held). */
+void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend_string *token, dl_lease_kind_t kind,
+                                 zval *return_value)
 {
-    php_distlock_client *c;
-    zend_string *name, *token;
     dl_lease_t *lease;
     dl_error_t err;
     int64_t pttl_ms;
     php_distlock_held *h;
 
-    ZEND_PARSE_PARAMETERS_START(2, 2)
-        Z_PARAM_STR(name)
-        Z_PARAM_STR(token)
-    ZEND_PARSE_PARAMETERS_END();
-
-    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
-    if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
-    if (!php_distlock_check_token("DistLock::restore", "Argument #2 ($token)", token)) RETURN_THROWS();
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
                          ZSTR_LEN(token), c->ttl_ms, &err);
     if (!lease) {
         php_distlock_throw(&err);
-        RETURN_THROWS();
+        return;
     }
+    lease->kind = kind;
     lease_apply_client(c, lease);
     {
         int64_t sent_ns = dl_clock_now_ns();
         if (dl_target_status(c->target, lease, &pttl_ms, &err) != DL_OK) {
             dl_lease_free(lease);
             php_distlock_throw(&err);
-            RETURN_THROWS();
+            return;
         }
         lease->valid_until_ns = sent_ns + pttl_ms * 1000000;
     }
     if (pttl_ms < 0) {
         dl_lease_free(lease);
-        zend_throw_exception_ex(distlock_ce_LockLostException, 0, "The lock \"%s\" is not held with the given token",
-                                ZSTR_VAL(name));
-        RETURN_THROWS();
+        zend_throw_exception_ex(distlock_ce_LockLostException, 0, "The lock \"%s\" is not held %swith the given token",
+                                ZSTR_VAL(name), kind == DL_LEASE_SHARED ? "shared " : kind == DL_LEASE_WRITE ? "exclusively " : "");
+        return;
     }
     /* Already held by this instance under the same token: one more handle. */
     h = php_distlock_registry_find(c, name);
     if (h) {
-        if (!h->done && h->lease->pid == dl_proc_pid() && h->lease->token_len == lease->token_len &&
-            memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
+        if (!h->done && h->lease->pid == dl_proc_pid() && h->lease->kind == kind &&
+            h->lease->token_len == lease->token_len && memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
             dl_lease_free(lease);
             php_distlock_lock_create(return_value, c, h);
             return;
@@ -628,10 +622,26 @@ ZEND_METHOD(DistLock, restore)
     h = php_distlock_held_new(lease, name);
     if (!php_distlock_watch(c, h)) {
         php_distlock_held_release_ref(h);
-        RETURN_THROWS();
+        return;
     }
     php_distlock_registry_add(c, h);
     php_distlock_lock_create(return_value, c, h);
+}
+
+ZEND_METHOD(DistLock, restore)
+{
+    php_distlock_client *c;
+    zend_string *name, *token;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(name)
+        Z_PARAM_STR(token)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
+    if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
+    if (!php_distlock_check_token("DistLock::restore", "Argument #2 ($token)", token)) RETURN_THROWS();
+    php_distlock_client_restore(c, name, token, DL_LEASE_EXCLUSIVE, return_value);
 }
 
 /* Runs a one-key operation (EXISTS, DEL) on prefix + name for a method taking

@@ -158,11 +158,16 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 
 /* Acquires a lease of another kind than the mutex (docs/primitives.md):
  * DL_LEASE_SHARED or DL_LEASE_WRITE (shared/exclusive locking of one name),
- * DL_LEASE_PERMITS (permits of limit). A fresh random token; as
+ * DL_LEASE_PERMITS (permits of limit). The caller's token, else a fresh random one; as
  * php_distlock_client_acquire otherwise (WRITE is reentrant). */
 void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
-                                      long long permits, long long limit, int64_t ttl_ms, int64_t wait_us,
-                                      bool throw_on_timeout, zval *return_value);
+                                      const zend_string *token, long long permits, long long limit, int64_t ttl_ms,
+                                      int64_t wait_us, bool throw_on_timeout, zval *return_value);
+/* Adopts the lease of kind held on name under token (restore(), restoreShared(),
+ * restoreExclusive()): a new handle in return_value, or throws
+ * (LockLostException when it is not held, ConnectionException). */
+void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend_string *token, dl_lease_kind_t kind,
+                                 zval *return_value);
 
 /* All of names[0..n) or none (a multi-lock, dl_multi.h): a list of n Lock
  * handles in return_value in the given order, NULL (not acquired,

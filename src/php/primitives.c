@@ -37,22 +37,33 @@ static php_distlock_client *rw_args(zval *this_ptr, const char *func, zend_strin
 static void rw_method(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_kind_t kind, bool waits)
 {
     php_distlock_client *c;
-    zend_string *name;
+    zend_string *name, *token = NULL;
     double ttl = 0, wait = 0;
     bool ttl_null = true, wait_null = true;
     int64_t ttl_ms, wait_us = 0;
 
-    ZEND_PARSE_PARAMETERS_START(1, waits ? 3 : 2)
-        Z_PARAM_STR(name)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
-        Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
-    ZEND_PARSE_PARAMETERS_END();
+    if (waits) {
+        ZEND_PARSE_PARAMETERS_START(1, 4)
+            Z_PARAM_STR(name)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+            Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
+            Z_PARAM_STR_OR_NULL(token)
+        ZEND_PARSE_PARAMETERS_END();
+    } else {
+        ZEND_PARSE_PARAMETERS_START(1, 3)
+            Z_PARAM_STR(name)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+            Z_PARAM_STR_OR_NULL(token)
+        ZEND_PARSE_PARAMETERS_END();
+    }
 
-    if (!(c = rw_args(ZEND_THIS, func, name, ttl, ttl_null, wait, wait_null, &ttl_ms, waits ? &wait_us : NULL))) {
+    if (!(c = rw_args(ZEND_THIS, func, name, ttl, ttl_null, wait, wait_null, &ttl_ms, waits ? &wait_us : NULL)) ||
+        (token && !php_distlock_check_token(func, waits ? "Argument #4 ($token)" : "Argument #3 ($token)", token))) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire_kind(c, name, kind, 0, 0, ttl_ms, waits ? wait_us : 0, waits, return_value);
+    php_distlock_client_acquire_kind(c, name, kind, token, 0, 0, ttl_ms, waits ? wait_us : 0, waits, return_value);
 }
 
 ZEND_METHOD(DistLock, lockShared)
@@ -73,6 +84,34 @@ ZEND_METHOD(DistLock, lockExclusive)
 ZEND_METHOD(DistLock, tryLockExclusive)
 {
     rw_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::tryLockExclusive", DL_LEASE_WRITE, false);
+}
+
+static void rw_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_kind_t kind)
+{
+    php_distlock_client *c;
+    zend_string *name, *token;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(name)
+        Z_PARAM_STR(token)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
+        !php_distlock_check_token(func, "Argument #2 ($token)", token) ||
+        !offered(c, func, "shared locks are", WHY_COUNTED)) {
+        RETURN_THROWS();
+    }
+    php_distlock_client_restore(c, name, token, kind, return_value);
+}
+
+ZEND_METHOD(DistLock, restoreShared)
+{
+    rw_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreShared", DL_LEASE_SHARED);
+}
+
+ZEND_METHOD(DistLock, restoreExclusive)
+{
+    rw_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreExclusive", DL_LEASE_WRITE);
 }
 
 /* ---- counting semaphores ---------------------------------------------------- */
@@ -115,7 +154,7 @@ static void permits_method(INTERNAL_FUNCTION_PARAMETERS, const char *func, bool 
         !offered(c, func, "semaphores are", WHY_COUNTED)) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire_kind(c, name, DL_LEASE_PERMITS, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
+    php_distlock_client_acquire_kind(c, name, DL_LEASE_PERMITS, NULL, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
                                      return_value);
 }
 

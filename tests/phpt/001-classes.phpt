@@ -38,7 +38,9 @@ echo implode("\n", $m), "\n";
 // the password and token parameters are marked sensitive
 foreach ([['DistLock', '__construct', 'servers'], ['DistLock', '__construct', 'options'], ['DistLock', 'restore', 'token'],
           ['DistLock', 'lock', 'token'], ['DistLock', 'tryLock', 'token'], ['DistLock', 'release', 'token'],
-          ['DistLock', 'refresh', 'token']] as [$c, $f, $a]) {
+          ['DistLock', 'refresh', 'token'], ['DistLock', 'restoreShared', 'token'], ['DistLock', 'restoreExclusive', 'token'],
+          ['DistLock', 'lockShared', 'token'], ['DistLock', 'tryLockShared', 'token'], ['DistLock', 'lockExclusive', 'token'],
+          ['DistLock', 'tryLockExclusive', 'token']] as [$c, $f, $a]) {
     foreach ((new ReflectionMethod($c, $f))->getParameters() as $p) {
         if ($p->getName() === $a) {
             printf("%s::%s \$%s sensitive=%d\n", $c, $f, $a, count($p->getAttributes('SensitiveParameter')));
@@ -62,13 +64,15 @@ forceRelease(string $name): bool
 isLocked(string $name): bool
 lock(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
 lockAll(array $names, ?float $ttl?, ?float $wait?): array
-lockExclusive(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
-lockShared(string $name, ?float $ttl?, ?float $wait?): DistLock\Lock
+lockExclusive(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
+lockShared(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
 owner(string $name): ?string
 permits(string $name): array
 refresh(string $name, string $token, ?float $ttl?): bool
 release(string $name, string $token): bool
 restore(string $name, string $token): DistLock\Lock
+restoreExclusive(string $name, string $token): DistLock\Lock
+restoreShared(string $name, string $token): DistLock\Lock
 static endRequest(): int
 stats(): array
 status(string $name): array
@@ -76,8 +80,8 @@ synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mix
 tryAcquirePermits(string $name, int $limit, int $permits?, ?float $ttl?): ?DistLock\Lock
 tryLock(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
 tryLockAll(array $names, ?float $ttl?): ?array
-tryLockExclusive(string $name, ?float $ttl?): ?DistLock\Lock
-tryLockShared(string $name, ?float $ttl?): ?DistLock\Lock
+tryLockExclusive(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
+tryLockShared(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
 --
 demote: bool
 detach: string
@@ -96,3 +100,9 @@ DistLock::lock $token sensitive=1
 DistLock::tryLock $token sensitive=1
 DistLock::release $token sensitive=1
 DistLock::refresh $token sensitive=1
+DistLock::restoreShared $token sensitive=1
+DistLock::restoreExclusive $token sensitive=1
+DistLock::lockShared $token sensitive=1
+DistLock::tryLockShared $token sensitive=1
+DistLock::lockExclusive $token sensitive=1
+DistLock::tryLockExclusive $token sensitive=1
