@@ -57,7 +57,9 @@ $CFG = [
 /** id => [label, factory] */
 $IMPLS = [
     'sf-distlock' => ['symfony/lock + `DistLockStore`', fn () => new SymfonyDistLockAdapter($URI)],
-    'sf-distlock-fair' => ['symfony/lock + `DistLockStore`, client option fair', fn () => new SymfonyDistLockAdapter($URI, ['fair' => true])],
+    'sf-distlock-fair' => ['symfony/lock + `DistLockStore(sharedLocks: false)`, client option fair', fn () => new SymfonyDistLockAdapter($URI, ['fair' => true])],
+    'sf-distlock-read' => ['symfony/lock + `DistLockStore`, `acquireRead()`', null],
+    'sf-redis-read' => ['symfony/lock + `RedisStore`, `acquireRead()`', null],
     'sf-redis' => ['symfony/lock + `RedisStore`', fn () => new SymfonyAdapter($HOST, $PORT)],
     'distlock' => ['distlock `lock()` (no symfony layer, reference)', fn () => new DistLockAdapter($URI)],
 ];
@@ -79,7 +81,9 @@ $out[] = "# symfony/lock: DistLockStore vs RedisStore\n\n"
     . "- parameters: " . json_encode($CFG) . "\n\n"
     . "| implementation | how `acquire(true)` waits |\n| --- | --- |\n"
     . "| " . $label('sf-distlock') . " | `waitAndSave()`: blocks on Redis (BLPOP), woken by the release; no polling |\n"
-    . "| " . $label('sf-distlock-fair') . " | the same, and the release hands the lock to the longest waiter (FIFO); contended section only |\n"
+    . "| " . $label('sf-distlock-fair') . " | the same, and the release hands the lock to the longest waiter (FIFO; the mutex's, so read locks are write locks); contended section only |\n"
+    . "| " . $label('sf-distlock-read') . " | a shared (read) lock: the readers-writer lease (`lockShared()`); uncontended section only |\n"
+    . "| " . $label('sf-redis-read') . " | a shared (read) lock: `RedisStore::saveRead()`; uncontended section only |\n"
     . "| " . $label('sf-redis') . " | not a blocking store: `Lock` retries `save()` every 100 ± 10 ms |\n"
     . "| " . $label('distlock') . " | `DistLock::lock()` directly, for the cost of the symfony layer |\n";
 
@@ -104,6 +108,18 @@ $cyclers = [
     },
     'distlock' => function () use ($dl): void {
         $dl->tryLock('bench:sfu:native', 10.0)?->release() ?? throw new \RuntimeException('uncontended acquire failed');
+    },
+    'sf-distlock-read' => function () use ($sfDl): void {
+        if (!$sfDl->cycleRead('bench:sfu:distlock-read', 10.0)) {
+            throw new \RuntimeException('uncontended acquireRead failed');
+        }
+    },
+    'sf-redis-read' => function () use ($sfRedis): void {
+        $lock = $sfRedis->createLock('bench:sfu:redis-read', 10.0, false);
+        if (!$lock->acquireRead()) {
+            throw new \RuntimeException('uncontended acquireRead failed');
+        }
+        $lock->release();
     },
 ];
 $samples = [];
@@ -165,7 +181,10 @@ $out[] = "## Uncontended `acquire()` + `release()`\n\n"
     . table(['implementation', 'wall µs/cycle', '× DistLockStore', 'client CPU µs/cycle', 'requests/cycle',
         'round trips/cycle', 'server cmds/cycle (incl. Lua)', 'requests sent'], $rows)
     . "\nRedisStore ÷ DistLockStore, wall: **" . fmt($U['sf-redis']['wall'] / $U['sf-distlock']['wall'], 2) . "×**; "
-    . "round trips: " . fmt($U['sf-redis']['reads'], 2) . " vs " . fmt($U['sf-distlock']['reads'], 2) . ".\n";
+    . "round trips: " . fmt($U['sf-redis']['reads'], 2) . " vs " . fmt($U['sf-distlock']['reads'], 2) . ". "
+    . "Read locks (`acquireRead()` + `release()`): RedisStore ÷ DistLockStore, wall: **"
+    . fmt($U['sf-redis-read']['wall'] / $U['sf-distlock-read']['wall'], 2) . "×**; round trips: "
+    . fmt($U['sf-redis-read']['reads'], 2) . " vs " . fmt($U['sf-distlock-read']['reads'], 2) . ".\n";
 
 // ---- 2. contended ----------------------------------------------------------
 
@@ -253,7 +272,7 @@ function sf_contended_run(string $id, callable $make, int $P, int $M, int $H, in
 }
 
 [$P, $M, $H] = [$CFG['workers'], $CFG['sections'], $CFG['hold_us']];
-$ids = array_keys($IMPLS);
+$ids = array_keys(array_filter($IMPLS, fn ($i) => $i[1] !== null));   // the read-lock rows are uncontended only
 $runs = [];
 $stats->slowlog(true);
 for ($round = 0; $round < $CFG['contended_rounds']; $round++) {

@@ -23,7 +23,8 @@ final class SymfonyDistLockAdapter implements Adapter
 
     public function __construct(string $uri, array $options = [])
     {
-        $this->factory = new LockFactory(new DistLockStore(new \DistLock($uri, $options)));
+        // FIFO hand-over (fair) is the mutex's: a fair client's store does without shared locks.
+        $this->factory = new LockFactory(new DistLockStore(new \DistLock($uri, $options), 300.0, !($options['fair'] ?? false)));
     }
 
     public function id(): string { return 'symfony-distlock'; }
@@ -48,6 +49,17 @@ final class SymfonyDistLockAdapter implements Adapter
     {
         $lock = $this->factory->createLock($name, $ttl, false);
         if (!$lock->acquire()) {
+            return false;
+        }
+        $lock->release();
+        return true;
+    }
+
+    /** One uncontended acquireRead() + release(). */
+    public function cycleRead(string $name, float $ttl): bool
+    {
+        $lock = $this->factory->createLock($name, $ttl, false);
+        if (!$lock->acquireRead()) {
             return false;
         }
         $lock->release();

@@ -8,9 +8,10 @@
 #  1. symfony/lock 5.4 from Debian (php-symfony-lock) with Debian's phpunit:
 #     a. symfony's own store tests, unmodified, taken at run time from Debian's
 #        source package `symfony` (Tests/Store/AbstractStoreTestCase.php,
-#        ExpiringStoreTestTrait.php, BlockingStoreTestTrait.php), against
-#        DistLockStore;
-#     b. the integration's own tests.
+#        ExpiringStoreTestTrait.php, BlockingStoreTestTrait.php,
+#        SharedLockStoreTestTrait.php), against DistLockStore;
+#     b. the integration's own tests (three more servers for the store on a
+#        Redlock client).
 #  2. symfony/lock 7.4 from Composer in a scratch project that requires
 #     distlock/symfony-lock through a path repository (so that the package's
 #     own composer.json resolves), with PHPUnit 11.5 (the PHPUnit symfony 7.4's
@@ -58,6 +59,14 @@ if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
     export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
 fi
 note "redis: $DISTLOCK_TEST_REDIS"
+# Three more masters for the store on a Redlock client (its own tests).
+redlock=()
+for i in 1 2 3; do
+    start_redis "symfony-redlock-$i" "" && redlock+=("redis://127.0.0.1:$STARTED_PORT")
+done
+[ "${#redlock[@]}" -eq 3 ] || suite_fail "redis: only ${#redlock[@]} of the 3 Redlock masters started"
+export DISTLOCK_TEST_REDLOCK=$(IFS=,; echo "${redlock[*]}")
+note "redlock: $DISTLOCK_TEST_REDLOCK"
 
 if (cd "$INTEGRATION" && composer validate --no-check-publish --no-check-lock) >"$DISTLOCK_LOG_DIR/composer-validate.log" 2>&1; then
     suite_pass "composer validate integrations/symfony/composer.json"

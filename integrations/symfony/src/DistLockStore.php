@@ -6,6 +6,8 @@ namespace DistLock\Symfony;
 
 use DistLock\ConnectionException;
 use DistLock\LockTimeoutException;
+use DistLock\LockLostException;
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
@@ -24,16 +26,51 @@ use Symfony\Component\Lock\Key;
  * - Every lease this store makes is detached from PHP object lifetime: neither
  *   the destruction of a PHP object nor request end releases it. symfony/lock's
  *   own `Lock` decides that (its `autoRelease` argument).
- * - `waitAndSave()` blocks on Redis (BLPOP) and is woken by the holder's
- *   release: `Lock::acquire(true)` does not poll.
+ * - `waitAndSave()` and `waitAndSaveRead()` block on Redis (BLPOP) and are
+ *   woken by the release that lets them in: `Lock::acquire(true)` and
+ *   `Lock::acquireRead(true)` do not poll.
+ * - Shared (read) locks (`SharedLockStoreInterface`): a name is locked with
+ *   distlock's readers-writer leases (`lockShared()`/`lockExclusive()`,
+ *   docs/primitives.md): many read keys at once, each with its own lease; a
+ *   write key excludes them all; while a write key waits, new read keys wait
+ *   too (writer preference). A sole read key can be promoted by `save()` at
+ *   once; with other readers in, promotion fails with LockConflictedException
+ *   and never waits (a waiting promotion is where readers-writer locks
+ *   deadlock). A write key is demoted by `saveRead()`. The exclusive side is
+ *   the readers-writer one (same key and owner token as the mutex; the
+ *   client's `fair` option does not apply to it). With `sharedLocks: false`
+ *   (and on a Redlock client) the write side is the mutex and a read lock is
+ *   a write lock.
  * - Network, protocol and server errors throw LockStorageException (the
  *   extension's exception as previous), never LockConflictedException.
  *
  * Durations are float seconds. The extension rounds a ttl up to whole
  * milliseconds.
  */
-final class DistLockStore implements BlockingStoreInterface
+final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
+    /** Key state: the mode of the key's lease, 'read' or 'write' (absent: never saved). */
+    private const MODE = self::class . '::mode';
+
+    /**
+     * This process's detached handles on the keys' leases (Key => [pid, mode,
+     * DistLock\Lock]): one round trip per operation. A Key from elsewhere
+     * (unserialized, another process) is adopted with restoreShared()/
+     * restoreExclusive() first.
+     *
+     * @var \WeakMap<Key, array{int, string, \DistLock\Lock}>
+     */
+    private \WeakMap $handles;
+
+    /**
+     * No shared locks: the constructor's $sharedLocks was false, or the client
+     * is a Redlock one (a list of masters, which offers none; found at the
+     * first save). The write side is then the mutex (lock()/tryLock()), and a
+     * read lock is taken as a write lock, as symfony's CombinedStore does with
+     * stores that have no shared locks.
+     */
+    private bool $mutexOnly = false;
+
     /** Largest ttl the extension accepts, seconds. */
     private const MAX_TTL = 1e9;
 
@@ -49,16 +86,26 @@ final class DistLockStore implements BlockingStoreInterface
      * @param float     $initialTtl lease length of save() and waitAndSave(), seconds
      *                              (> 0, at most 1e9); symfony's Lock then sets its own
      *                              ttl with putOffExpiration() when it has one
+     * @param bool      $sharedLocks true: read locks are shared (the readers-writer
+     *                              leases; the write side ignores the client's `fair`
+     *                              option); false: the write side is distlock's mutex
+     *                              (`fair` applies) and a read lock is a write lock, as
+     *                              symfony does for stores without shared locks. All
+     *                              stores of one resource must agree. A Redlock client
+     *                              works as with false
      *
      * @throws InvalidTtlException when $initialTtl is not > 0 or larger than 1e9
      */
     public function __construct(
         private readonly \DistLock $client,
         private readonly float $initialTtl = 300.0,
+        bool $sharedLocks = true,
     ) {
         if (!($initialTtl > 0) || $initialTtl > self::MAX_TTL) {
             throw new InvalidTtlException(\sprintf('"%s()" expects a TTL greater than 0 and at most 1e9 seconds, got %s.', __METHOD__, $initialTtl));
         }
+        $this->handles = new \WeakMap();
+        $this->mutexOnly = !$sharedLocks;
     }
 
     /**
@@ -78,12 +125,121 @@ final class DistLockStore implements BlockingStoreInterface
         $ttl = $this->initialTtl;
         $key->reduceLifetime($ttl);
 
-        $acquired = $this->call(static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token), $key, 'save');
+        // A read key becomes the write key at once or not at all (promotion never waits).
+        if (self::mode($key) === 'read' && ($h = $this->handle($key, 'read')) !== null) {
+            if (!$this->call(static fn () => $h->promote($ttl), $key, 'save')) {
+                throw new LockConflictedException(\sprintf('The "%s" lock is also read-locked by other keys: a read lock is promoted only by its sole holder.', $name));
+            }
+            $this->remember($key, 'write', $h);
+            $this->checkNotExpired($key);
+
+            return;
+        }
+
+        $acquired = $this->exclusive(
+            static fn (\DistLock $c) => $c->tryLockExclusive($name, $ttl, token: $token),
+            static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token),
+            $key,
+        );
         if ($acquired !== null) {
             $acquired->detach();
+            if (!$this->mutexOnly) {
+                $this->remember($key, 'write', $acquired);
+            }
         } elseif (!$this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
             throw new LockConflictedException(\sprintf('The "%s" lock is held by another key.', $name));
         }
+
+        $this->checkNotExpired($key);
+    }
+
+    /**
+     * Takes a read (shared) lock for $key in one attempt, with a lease of the
+     * initial ttl: granted while no key holds the write lock and none waits
+     * for it. A read key that saves again refreshes its lease; the write key
+     * is demoted to a read key.
+     *
+     * @throws LockConflictedException when another key holds the write lock or waits for it
+     * @throws LockExpiredException    when the key's lifetime ran out meanwhile (the lease is released)
+     * @throws LockStorageException    on network, protocol or server errors
+     * @throws \ValueError for a resource the extension refuses, saying why
+     */
+    public function saveRead(Key $key): void
+    {
+        if ($this->mutexOnly) {
+            $this->save($key);
+
+            return;
+        }
+        $name = (string) $key;
+        $token = $this->token($key);
+        $ttl = $this->initialTtl;
+        $key->reduceLifetime($ttl);
+
+        if ($this->keepAsRead($key, $ttl)) {
+            $this->checkNotExpired($key);
+
+            return;
+        }
+        try {
+            $acquired = $this->call(static fn (\DistLock $c) => $c->tryLockShared($name, $ttl, token: $token), $key, 'save');
+        } catch (\ValueError $e) {
+            if (!self::refusedByRedlock($e)) {
+                throw $e;
+            }
+            $this->mutexOnly = true;
+            $this->save($key);
+
+            return;
+        }
+        if ($acquired === null) {
+            throw new LockConflictedException(\sprintf('The "%s" lock is write-locked by another key, or another key waits to write-lock it.', $name));
+        }
+        $acquired->detach();
+        $this->remember($key, 'read', $acquired);
+
+        $this->checkNotExpired($key);
+    }
+
+    /**
+     * Waits until $key can take a read lock and takes it, with a lease of the
+     * initial ttl. The wait blocks on Redis and is woken by the write key's
+     * release; no time limit (as waitAndSave()).
+     *
+     * @throws LockExpiredException  when the key's lifetime ran out meanwhile (the lease is released)
+     * @throws LockStorageException  on network, protocol or server errors
+     * @throws \ValueError for a resource the extension refuses, saying why
+     */
+    public function waitAndSaveRead(Key $key): void
+    {
+        if ($this->mutexOnly) {
+            $this->waitAndSave($key);
+
+            return;
+        }
+        $name = (string) $key;
+        $token = $this->token($key);
+        $ttl = $this->initialTtl;
+
+        $start = microtime(true);
+        if ($this->keepAsRead($key, $ttl)) {
+            $key->reduceLifetime($ttl - (microtime(true) - $start));
+            $this->checkNotExpired($key);
+
+            return;
+        }
+        try {
+            $lease = $this->waitFor($key, static fn (\DistLock $c) => $c->lockShared($name, $ttl, self::WAIT_SLICE, token: $token));
+        } catch (\ValueError $e) {
+            if (!$this->mutexOnly) {
+                throw $e;
+            }
+            $this->waitAndSave($key);
+
+            return;
+        }
+        $this->remember($key, 'read', $lease);
+        $this->reduceLifetimeAfterWait($key, $lease, $ttl, $start);
 
         $this->checkNotExpired($key);
     }
@@ -104,6 +260,13 @@ final class DistLockStore implements BlockingStoreInterface
         $token = $this->token($key);
         $ttl = $this->initialTtl;
 
+        // A read key is promoted at once or not at all: waiting for the other
+        // readers while holding a read lease is the readers-writer deadlock.
+        if (self::mode($key) === 'read') {
+            $this->save($key);
+
+            return;
+        }
         // A key that was saved before may hold the lock already: waiting for
         // our own lease to end would never be woken. Refresh it instead.
         if ($hadToken) {
@@ -117,9 +280,28 @@ final class DistLockStore implements BlockingStoreInterface
         }
 
         $start = microtime(true);
+        $lease = $this->waitFor($key, fn (\DistLock $c) => $this->mutexOnly
+            ? $c->lock($name, $ttl, self::WAIT_SLICE, token: $token)
+            : $c->lockExclusive($name, $ttl, self::WAIT_SLICE, token: $token));
+        if (!$this->mutexOnly) {
+            $this->remember($key, 'write', $lease);
+        }
+        $this->reduceLifetimeAfterWait($key, $lease, $ttl, $start);
+
+        $this->checkNotExpired($key);
+    }
+
+    /**
+     * Runs a blocking acquire of WAIT_SLICE seconds until it succeeds (no
+     * time limit) and detaches the lease.
+     *
+     * @param callable(\DistLock): \DistLock\Lock $acquire
+     */
+    private function waitFor(Key $key, callable $acquire): \DistLock\Lock
+    {
         while (true) {
             try {
-                $lease = $this->call(static fn (\DistLock $c) => $c->lock($name, $ttl, self::WAIT_SLICE, token: $token), $key, 'save');
+                $lease = $this->exclusive($acquire, $acquire, $key);
                 break;
             } catch (LockTimeoutException) {
                 // No limit: wait again.
@@ -127,9 +309,16 @@ final class DistLockStore implements BlockingStoreInterface
         }
         $lease->detach();
 
-        // The lease began between $start and now. Counting from $start is the
-        // safe bound and costs nothing; after a wait longer than a tenth of the
-        // ttl, ask Redis how much is left instead (one more round trip).
+        return $lease;
+    }
+
+    /**
+     * The lease began between $start and now. Counting from $start is the
+     * safe bound and costs nothing; after a wait longer than a tenth of the
+     * ttl, ask Redis how much is left instead (one more round trip).
+     */
+    private function reduceLifetimeAfterWait(Key $key, \DistLock\Lock $lease, float $ttl, float $start): void
+    {
         if (microtime(true) - $start <= $ttl / 10) {
             $key->reduceLifetime($ttl - (microtime(true) - $start));
         } else {
@@ -137,8 +326,6 @@ final class DistLockStore implements BlockingStoreInterface
             $left = $this->call(static fn () => $lease->remainingLifetime(), $key, 'save');
             $key->reduceLifetime($left - (microtime(true) - $asked));
         }
-
-        $this->checkNotExpired($key);
     }
 
     /**
@@ -169,7 +356,13 @@ final class DistLockStore implements BlockingStoreInterface
             $this->checkNotExpired($key);
         }
 
-        if (!$this->refreshIfOurs($name, $token, $ttl, $key, 'refresh')) {
+        if (self::mode($key) === 'read') {
+            $h = $this->handle($key, 'read');
+            $held = $h !== null && $this->call(static fn () => $h->refresh($ttl), $key, 'refresh');
+        } else {
+            $held = $this->refreshIfOurs($name, $token, $ttl, $key, 'refresh');
+        }
+        if (!$held) {
             throw new LockConflictedException(\sprintf('The "%s" lock is no longer held by this key.', $name));
         }
 
@@ -190,14 +383,25 @@ final class DistLockStore implements BlockingStoreInterface
         }
         $name = (string) $key;
         $token = $key->getState(self::class);
+        $mode = self::mode($key);
         try {
-            $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+            if ($mode === null) {
+                // Saved by a store of before the shared locks: the mutex's release.
+                $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+            } elseif (($h = $this->handle($key, $mode)) !== null) {
+                // The readers-writer release: it also wakes the waiters of the other side.
+                $this->call(static fn () => $h->release(), $key, 'release');
+            }
         } catch (LockStorageException $e) {
             if (!self::isForeignKey($e)) {
                 throw $e;
             }
         }
         $key->removeState(self::class);
+        if ($mode !== null) {
+            $key->removeState(self::MODE);
+        }
+        unset($this->handles[$key]);
     }
 
     /**
@@ -213,6 +417,11 @@ final class DistLockStore implements BlockingStoreInterface
         $name = (string) $key;
         $token = $key->getState(self::class);
 
+        if (self::mode($key) === 'read') {
+            $h = $this->handle($key, 'read');
+
+            return $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
+        }
         try {
             return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
         } catch (LockStorageException $e) {
@@ -221,6 +430,92 @@ final class DistLockStore implements BlockingStoreInterface
             }
             throw $e;
         }
+    }
+
+    /**
+     * Runs $readersWriter, or $mutex on a Redlock client: the first
+     * "not offered on Redlock" ValueError switches the store to the mutex.
+     */
+    private function exclusive(callable $readersWriter, callable $mutex, Key $key): mixed
+    {
+        if (!$this->mutexOnly) {
+            try {
+                return $this->call($readersWriter, $key, 'save');
+            } catch (\ValueError $e) {
+                if (!self::refusedByRedlock($e)) {
+                    throw $e;
+                }
+                $this->mutexOnly = true;
+            }
+        }
+
+        return $this->call($mutex, $key, 'save');
+    }
+
+    /** The extension's ValueError for a readers-writer call on a Redlock client (primitives.c). */
+    private static function refusedByRedlock(\ValueError $e): bool
+    {
+        return str_contains($e->getMessage(), 'not offered on Redlock');
+    }
+
+    /**
+     * This process's handle on $key's lease of $mode ('read' or 'write'),
+     * adopted by token when the key comes from elsewhere; null when the key
+     * holds no such lease (lost, expired, released).
+     *
+     * @throws LockStorageException on network, protocol or server errors
+     */
+    private function handle(Key $key, string $mode): ?\DistLock\Lock
+    {
+        $cached = $this->handles[$key] ?? null;
+        if ($cached !== null && $cached[0] === getmypid() && $cached[1] === $mode) {
+            return $cached[2];
+        }
+        $name = (string) $key;
+        $token = $key->getState(self::class);
+        try {
+            $h = $this->call(static fn (\DistLock $c) => $mode === 'read' ? $c->restoreShared($name, $token) : $c->restoreExclusive($name, $token), $key, 'check');
+        } catch (LockLostException) {
+            return null;
+        }
+        $h->detach();
+        $this->remember($key, $mode, $h);
+
+        return $h;
+    }
+
+    /** 'read' or 'write' for a key this store saved; null for a key never saved (or by a store of before the shared locks). */
+    private static function mode(Key $key): ?string
+    {
+        return $key->hasState(self::MODE) ? $key->getState(self::MODE) : null;
+    }
+
+    private function remember(Key $key, string $mode, \DistLock\Lock $h): void
+    {
+        $key->setState(self::MODE, $mode);
+        $this->handles[$key] = [getmypid(), $mode, $h];
+    }
+
+    /**
+     * saveRead() of a key that holds a lease already: a read key's lease is
+     * reset to $ttl, the write key is demoted. False when it holds none.
+     */
+    private function keepAsRead(Key $key, float $ttl): bool
+    {
+        $mode = self::mode($key);
+        if ($mode === null || ($h = $this->handle($key, $mode)) === null) {
+            return false;
+        }
+        if ($mode === 'write') {
+            if (!$this->call(static fn () => $h->demote($ttl), $key, 'save')) {
+                return false;
+            }
+            $this->remember($key, 'read', $h);
+
+            return true;
+        }
+
+        return $this->call(static fn () => $h->refresh($ttl), $key, 'save');
     }
 
     /**

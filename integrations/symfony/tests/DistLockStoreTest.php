@@ -346,6 +346,126 @@ final class DistLockStoreTest extends TestCase
         $lock->release();
     }
 
+    public function testReadLocksAreSharedAcrossProcessesAndTheWriterIsWokenWithoutPolling(): void
+    {
+        $resource = self::resource('shared');
+        $first = new Worker('holdreadfor', $resource, '0.8');
+        $second = new Worker('holdreadfor', $resource, '1.5');
+        $this->assertSame('held', $first->line());
+        $this->assertSame('held', $second->line());
+
+        $factory = new LockFactory(Redis::store());
+        // Warm the connection and Redis's script cache, so that only the wait is counted.
+        $warm = $factory->createLock($resource . ':warm', 10.0, false);
+        $warm->acquire(true);
+        $warm->release();
+
+        // A third reader gets in beside the two; a writer does not.
+        $reader = $factory->createLock($resource, 10.0, false);
+        $this->assertTrue($reader->acquireRead());
+        $this->assertFalse($factory->createLock($resource, 10.0, false)->acquire());
+        $reader->release();
+
+        $writer = $factory->createLock($resource, 10.0, false);
+        $raw = Redis::raw();
+        $before = (int) $raw->info('stats')['total_reads_processed'];
+        $this->assertTrue($writer->acquire(true));
+        $acquiredNs = hrtime(true);
+        $after = (int) $raw->info('stats')['total_reads_processed'];
+
+        $this->assertStringStartsWith('releasing ', $first->line());
+        $releasing = $second->line();
+        $this->assertStringStartsWith('releasing ', $releasing);
+        $releasingNs = (int) substr($releasing, 10);
+        $this->assertSame(0, $first->wait());
+        $this->assertSame(0, $second->wait());
+
+        // Not before the last reader let go; woken by its release: well within a second after.
+        $this->assertGreaterThan($releasingNs, $acquiredNs);
+        $this->assertLessThan(1.0, ($acquiredNs - $releasingNs) / 1e9);
+        // The waiter's attempt, block, attempt after each wake-up and Lock's refresh, the two
+        // readers' releases and this INFO: about 10; polling every 100 ms over 1.5 s: 30 or more.
+        $this->assertLessThanOrEqual(14, $after - $before, 'requests served while waiting');
+        $this->assertSame([], $raw->zRange('sftest:' . $resource . '{sftest:' . $resource . '}:readers', 0, -1));
+        $writer->release();
+        $this->assertFalse(Redis::client()->isLocked($resource));
+    }
+
+    public function testAReadKeySerializesAcrossProcesses(): void
+    {
+        $factory = new LockFactory(Redis::store());
+        $resource = self::resource('serialize-read');
+        $key = new Key($resource);
+        $lock = $factory->createLockFromKey($key, 10.0, false);
+        $this->assertTrue($lock->acquireRead());
+
+        // Another process sees it held (restoreShared() by the key's token) and releases it.
+        $w = new Worker('release', base64_encode(serialize($key)));
+        $this->assertSame('before 1', $w->line());
+        $this->assertSame('after 0', $w->line());
+        $this->assertSame(0, $w->wait());
+        $this->assertFalse($lock->isAcquired());
+        $this->assertTrue($factory->createLock($resource, 10.0, false)->acquire(), 'free for a writer');
+    }
+
+    public function testPromotionIsAtOnceOrAConflictAndDemotionLetsReadersIn(): void
+    {
+        $factory = new LockFactory(Redis::store());
+        $resource = self::resource('promote');
+        $one = $factory->createLock($resource, 10.0, false);
+        $two = $factory->createLock($resource, 10.0, false);
+        $this->assertTrue($one->acquireRead());
+        $this->assertTrue($two->acquireRead());
+
+        // Another reader is in: no promotion, and a blocking one does not wait for it.
+        $this->assertFalse($one->acquire());
+        try {
+            $one->acquire(true);
+            $this->fail('a blocking promotion waited for the other reader');
+        } catch (LockConflictedException $e) {
+            $this->assertStringContainsString('promoted only by its sole holder', $e->getMessage());
+        }
+        $this->assertTrue($one->isAcquired(), 'the read lock is kept');
+
+        $two->release();
+        $this->assertTrue($one->acquire());
+        $this->assertSame(1, Redis::raw()->exists('sftest:' . $resource), 'the write key is the mutex\'s key');
+        $this->assertFalse($factory->createLock($resource, 10.0, false)->acquireRead());
+
+        // Demoted: readers join.
+        $this->assertTrue($one->acquireRead());
+        $this->assertSame(0, Redis::raw()->exists('sftest:' . $resource));
+        $three = $factory->createLock($resource, 10.0, false);
+        $this->assertTrue($three->acquireRead());
+        $one->release();
+        $three->release();
+        $this->assertTrue($factory->createLock($resource, 10.0, false)->acquire(), 'free for a writer');
+    }
+
+    public function testOnRedlockWriteLocksAreTheMutexAndReadLocksAreWriteLocks(): void
+    {
+        $factory = new LockFactory(new DistLockStore(new \DistLock(Redis::redlockUris(), ['prefix' => 'sftest:'])));
+        $resource = self::resource('redlock');
+        $a = $factory->createLock($resource, 10.0, false);
+        $this->assertTrue($a->acquireRead(), 'a read lock, taken as a write lock');
+        $this->assertFalse($factory->createLock($resource, 10.0, false)->acquireRead(), 'so a second reader waits');
+        $this->assertTrue($a->isAcquired());
+        $a->release();
+        $this->assertFalse($a->isAcquired());
+
+        $b = $factory->createLock($resource, 10.0, false);
+        $this->assertTrue($b->acquire(true));
+        $this->assertFalse($factory->createLock($resource, 10.0, false)->acquire());
+        foreach (Redis::redlockUris() as $uri) {
+            $p = parse_url($uri);
+            $raw = new \Redis();
+            $raw->connect($p['host'], (int) $p['port'], 2.0);
+            $this->assertSame(\Redis::REDIS_STRING, $raw->type('sftest:' . $resource), "the mutex's key on $uri");
+        }
+        $b->release();
+        $this->assertTrue($factory->createLock($resource, 10.0, false)->acquireRead(true));
+    }
+
     public function testEightProcessesFiftyReadModifyWritesLoseNoUpdate(): void
     {
         $resource = self::resource('rmw');

@@ -58,6 +58,18 @@ switch ($op) {
         $lock->release();
         break;
 
+    case 'holdreadfor':
+        // a read lock held for argv[3] seconds, then released
+        $lock = $factory->createLock($argv[2], 30.0, false);
+        if (!$lock->acquireRead()) {
+            exit(2);
+        }
+        echo "held\n";
+        usleep((int) ((float) $argv[3] * 1e6));
+        echo 'releasing ', hrtime(true), "\n";
+        $lock->release();
+        break;
+
     case 'rmw':
         [, , $resource, $file, $n] = $argv;
         for ($i = 0; $i < (int) $n; $i++) {

@@ -20,6 +20,17 @@ final class Redis
         return $uri;
     }
 
+    /** The masters of DISTLOCK_TEST_REDLOCK (comma-separated URIs); the test fails (not skips) without them. */
+    public static function redlockUris(): array
+    {
+        $uris = getenv('DISTLOCK_TEST_REDLOCK');
+        if ($uris === false || $uris === '') {
+            throw new \RuntimeException('DISTLOCK_TEST_REDLOCK is not set (redis://127.0.0.1:PORT,... of three throw-away servers)');
+        }
+
+        return explode(',', $uris);
+    }
+
     /** @param array<string, mixed> $options DistLock options */
     public static function client(array $options = []): \DistLock
     {
