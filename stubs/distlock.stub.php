@@ -165,12 +165,15 @@ namespace {
          * @param int $permits permits to take, 1 to $limit
          * @param float|null $ttl lease length in seconds; null: the default
          * @param float|null $wait seconds to wait; null: the default
+         * @param string|null $token the owner token, 1 to 128 bytes (as lock()); null: a fresh one
+         *   from the CSPRNG. A token that holds permits of $name already: a grant replaces its
+         *   count, and while asking, its own permits count against the limit too
          * @throws \DistLock\LockTimeoutException when the wait ran out
          * @throws \DistLock\ConnectionException on network errors
-         * @throws \ValueError for a bad name, a limit or permits out of range, ttl/wait out of
-         *   range, or a Redlock instance
+         * @throws \ValueError for a bad name or token, a limit or permits out of range, ttl/wait
+         *   out of range, or a Redlock instance
          */
-        public function acquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, ?float $wait = null): DistLock\Lock {}
+        public function acquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
         /**
          * One attempt at acquirePermits(), no waiting.
@@ -178,7 +181,18 @@ namespace {
          * @return DistLock\Lock|null null when the permits are not free now
          * @throws \DistLock\ConnectionException|\ValueError as acquirePermits()
          */
-        public function tryAcquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null): ?DistLock\Lock {}
+        public function tryAcquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
+
+        /**
+         * restore() for permits of a semaphore (acquirePermits()): adopts the permits held under
+         * $token (one round trip: the semaphore status script). The handle releases all of them.
+         *
+         * @param string $token the owner token, 1 to 128 bytes
+         * @throws \DistLock\LockLostException when $token holds no live permits of $name
+         * @throws \DistLock\ConnectionException on network errors
+         * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         */
+        public function restorePermits(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
         /**
          * A semaphore's use now (one read-only script).

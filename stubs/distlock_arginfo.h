@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 56440763858da7ed58319e135addd7a9231b8ae0 */
+ * Stub hash: 51ca92d690439d7d9f36b45cfcca9a137446beb9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -33,6 +33,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_acquirePermits, 0,
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryAcquirePermits, 0, 2, DistLock\\Lock, 1)
@@ -40,6 +41,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_tryAcquirePermits,
 	ZEND_ARG_TYPE_INFO(0, limit, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, token, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_restorePermits, 0, 2, DistLock\\Lock, 0)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_permits, 0, 1, IS_ARRAY, 0)
@@ -64,14 +71,11 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_synchronized, 0, 
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, wait, IS_DOUBLE, 1, "null")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistLock_restore, 0, 2, DistLock\\Lock, 0)
-	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
-	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistLock_restore arginfo_class_DistLock_restorePermits
 
-#define arginfo_class_DistLock_restoreShared arginfo_class_DistLock_restore
+#define arginfo_class_DistLock_restoreShared arginfo_class_DistLock_restorePermits
 
-#define arginfo_class_DistLock_restoreExclusive arginfo_class_DistLock_restore
+#define arginfo_class_DistLock_restoreExclusive arginfo_class_DistLock_restorePermits
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_release, 0, 2, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -143,6 +147,7 @@ ZEND_METHOD(DistLock, lockExclusive);
 ZEND_METHOD(DistLock, tryLockExclusive);
 ZEND_METHOD(DistLock, acquirePermits);
 ZEND_METHOD(DistLock, tryAcquirePermits);
+ZEND_METHOD(DistLock, restorePermits);
 ZEND_METHOD(DistLock, permits);
 ZEND_METHOD(DistLock, lockAll);
 ZEND_METHOD(DistLock, tryLockAll);
@@ -181,6 +186,7 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, tryLockExclusive, arginfo_class_DistLock_tryLockExclusive, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, acquirePermits, arginfo_class_DistLock_acquirePermits, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, tryAcquirePermits, arginfo_class_DistLock_tryAcquirePermits, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, restorePermits, arginfo_class_DistLock_restorePermits, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, permits, arginfo_class_DistLock_permits, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, lockAll, arginfo_class_DistLock_lockAll, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, tryLockAll, arginfo_class_DistLock_tryLockAll, ZEND_ACC_PUBLIC)
@@ -270,6 +276,12 @@ static zend_class_entry *register_class_DistLock(void)
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "lockexclusive", sizeof("lockexclusive") - 1), 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "trylockexclusive", sizeof("trylockexclusive") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "acquirepermits", sizeof("acquirepermits") - 1), 5, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "tryacquirepermits", sizeof("tryacquirepermits") - 1), 4, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restorepermits", sizeof("restorepermits") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 

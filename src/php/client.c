@@ -604,8 +604,14 @@ void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend
     }
     if (pttl_ms < 0) {
         dl_lease_free(lease);
-        zend_throw_exception_ex(distlock_ce_LockLostException, 0, "The lock \"%s\" is not held %swith the given token",
-                                ZSTR_VAL(name), kind == DL_LEASE_SHARED ? "shared " : kind == DL_LEASE_WRITE ? "exclusively " : "");
+        if (kind == DL_LEASE_PERMITS) {
+            zend_throw_exception_ex(distlock_ce_LockLostException, 0,
+                                    "No permits of the semaphore \"%s\" are held with the given token", ZSTR_VAL(name));
+        } else {
+            zend_throw_exception_ex(distlock_ce_LockLostException, 0, "The lock \"%s\" is not held %swith the given token",
+                                    ZSTR_VAL(name),
+                                    kind == DL_LEASE_SHARED ? "shared " : kind == DL_LEASE_WRITE ? "exclusively " : "");
+        }
         return;
     }
     /* Already held by this instance under the same token: one more handle. */

@@ -86,7 +86,7 @@ ZEND_METHOD(DistLock, tryLockExclusive)
     rw_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::tryLockExclusive", DL_LEASE_WRITE, false);
 }
 
-static void rw_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_kind_t kind)
+static void kind_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_kind_t kind)
 {
     php_distlock_client *c;
     zend_string *name, *token;
@@ -98,7 +98,7 @@ static void rw_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_
 
     if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
         !php_distlock_check_token(func, "Argument #2 ($token)", token) ||
-        !offered(c, func, "shared locks are", WHY_COUNTED)) {
+        !offered(c, func, kind == DL_LEASE_PERMITS ? "semaphores are" : "shared locks are", WHY_COUNTED)) {
         RETURN_THROWS();
     }
     php_distlock_client_restore(c, name, token, kind, return_value);
@@ -106,12 +106,12 @@ static void rw_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_
 
 ZEND_METHOD(DistLock, restoreShared)
 {
-    rw_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreShared", DL_LEASE_SHARED);
+    kind_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreShared", DL_LEASE_SHARED);
 }
 
 ZEND_METHOD(DistLock, restoreExclusive)
 {
-    rw_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreExclusive", DL_LEASE_WRITE);
+    kind_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restoreExclusive", DL_LEASE_WRITE);
 }
 
 /* ---- counting semaphores ---------------------------------------------------- */
@@ -133,28 +133,41 @@ static bool permits_args(const char *func, zend_long limit, zend_long permits)
 static void permits_method(INTERNAL_FUNCTION_PARAMETERS, const char *func, bool waits)
 {
     php_distlock_client *c;
-    zend_string *name;
+    zend_string *name, *token = NULL;
     zend_long limit, permits = 1;
     double ttl = 0, wait = 0;
     bool ttl_null = true, wait_null = true;
     int64_t ttl_ms, wait_us = 0;
 
-    ZEND_PARSE_PARAMETERS_START(2, waits ? 5 : 4)
-        Z_PARAM_STR(name)
-        Z_PARAM_LONG(limit)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_LONG(permits)
-        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
-        Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
-    ZEND_PARSE_PARAMETERS_END();
+    if (waits) {
+        ZEND_PARSE_PARAMETERS_START(2, 6)
+            Z_PARAM_STR(name)
+            Z_PARAM_LONG(limit)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_LONG(permits)
+            Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+            Z_PARAM_DOUBLE_OR_NULL(wait, wait_null)
+            Z_PARAM_STR_OR_NULL(token)
+        ZEND_PARSE_PARAMETERS_END();
+    } else {
+        ZEND_PARSE_PARAMETERS_START(2, 5)
+            Z_PARAM_STR(name)
+            Z_PARAM_LONG(limit)
+            Z_PARAM_OPTIONAL
+            Z_PARAM_LONG(permits)
+            Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+            Z_PARAM_STR_OR_NULL(token)
+        ZEND_PARSE_PARAMETERS_END();
+    }
 
     if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
         !permits_args(func, limit, permits) ||
         !php_distlock_resolve_ttl_wait(c, func, 4, ttl, ttl_null, wait, wait_null, &ttl_ms, waits ? &wait_us : NULL) ||
+        (token && !php_distlock_check_token(func, waits ? "Argument #6 ($token)" : "Argument #5 ($token)", token)) ||
         !offered(c, func, "semaphores are", WHY_COUNTED)) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire_kind(c, name, DL_LEASE_PERMITS, NULL, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
+    php_distlock_client_acquire_kind(c, name, DL_LEASE_PERMITS, token, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
                                      return_value);
 }
 
@@ -258,4 +271,9 @@ ZEND_METHOD(DistLock, lockAll)
 ZEND_METHOD(DistLock, tryLockAll)
 {
     all_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::tryLockAll", false);
+}
+
+ZEND_METHOD(DistLock, restorePermits)
+{
+    kind_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restorePermits", DL_LEASE_PERMITS);
 }

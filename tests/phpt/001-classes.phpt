@@ -40,7 +40,8 @@ foreach ([['DistLock', '__construct', 'servers'], ['DistLock', '__construct', 'o
           ['DistLock', 'lock', 'token'], ['DistLock', 'tryLock', 'token'], ['DistLock', 'release', 'token'],
           ['DistLock', 'refresh', 'token'], ['DistLock', 'restoreShared', 'token'], ['DistLock', 'restoreExclusive', 'token'],
           ['DistLock', 'lockShared', 'token'], ['DistLock', 'tryLockShared', 'token'], ['DistLock', 'lockExclusive', 'token'],
-          ['DistLock', 'tryLockExclusive', 'token']] as [$c, $f, $a]) {
+          ['DistLock', 'tryLockExclusive', 'token'], ['DistLock', 'acquirePermits', 'token'],
+          ['DistLock', 'tryAcquirePermits', 'token'], ['DistLock', 'restorePermits', 'token']] as [$c, $f, $a]) {
     foreach ((new ReflectionMethod($c, $f))->getParameters() as $p) {
         if ($p->getName() === $a) {
             printf("%s::%s \$%s sensitive=%d\n", $c, $f, $a, count($p->getAttributes('SensitiveParameter')));
@@ -59,7 +60,7 @@ bool(true)
 bool(true)
 __call(string $method, array $args): mixed
 __construct(array|string $servers?, array $options?)
-acquirePermits(string $name, int $limit, int $permits?, ?float $ttl?, ?float $wait?): DistLock\Lock
+acquirePermits(string $name, int $limit, int $permits?, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
 forceRelease(string $name): bool
 isLocked(string $name): bool
 lock(string $name, ?float $ttl?, ?float $wait?, ?string $token?): DistLock\Lock
@@ -72,12 +73,13 @@ refresh(string $name, string $token, ?float $ttl?): bool
 release(string $name, string $token): bool
 restore(string $name, string $token): DistLock\Lock
 restoreExclusive(string $name, string $token): DistLock\Lock
+restorePermits(string $name, string $token): DistLock\Lock
 restoreShared(string $name, string $token): DistLock\Lock
 static endRequest(): int
 stats(): array
 status(string $name): array
 synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed
-tryAcquirePermits(string $name, int $limit, int $permits?, ?float $ttl?): ?DistLock\Lock
+tryAcquirePermits(string $name, int $limit, int $permits?, ?float $ttl?, ?string $token?): ?DistLock\Lock
 tryLock(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
 tryLockAll(array $names, ?float $ttl?): ?array
 tryLockExclusive(string $name, ?float $ttl?, ?string $token?): ?DistLock\Lock
@@ -106,3 +108,6 @@ DistLock::lockShared $token sensitive=1
 DistLock::tryLockShared $token sensitive=1
 DistLock::lockExclusive $token sensitive=1
 DistLock::tryLockExclusive $token sensitive=1
+DistLock::acquirePermits $token sensitive=1
+DistLock::tryAcquirePermits $token sensitive=1
+DistLock::restorePermits $token sensitive=1
