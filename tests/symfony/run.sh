@@ -10,14 +10,18 @@
 #        source package `symfony` (Tests/Store/AbstractStoreTestCase.php,
 #        ExpiringStoreTestTrait.php, BlockingStoreTestTrait.php,
 #        SharedLockStoreTestTrait.php), against DistLockStore;
-#     b. the integration's own tests (three more servers for the store on a
-#        Redlock client).
-#  2. symfony/lock 7.4 from Composer in a scratch project that requires
-#     distlock/symfony-lock through a path repository (so that the package's
-#     own composer.json resolves), with PHPUnit 11.5 (the PHPUnit symfony 7.4's
-#     tests run with on PHP 8.2): symfony's public Test\AbstractStoreTestCase
-#     and the integration's own tests, from the installed copy; and the
-#     README's services.yaml loaded by symfony/dependency-injection 7.4.
+#     b. symfony/semaphore 5.4 from Debian (php-symfony-semaphore): symfony's
+#        own Semaphore/Tests/Store/AbstractStoreTestCase.php from the same
+#        source package, unmodified, against DistLockSemaphoreStore;
+#     c. the integration's own tests of both stores (three more servers for
+#        the lock store on a Redlock client).
+#  2. symfony/lock and symfony/semaphore 7.4 from Composer in a scratch
+#     project that requires distlock/symfony-lock through a path repository
+#     (so that the package's own composer.json resolves), with PHPUnit 11.5
+#     (the PHPUnit symfony 7.4's tests run with on PHP 8.2): symfony's public
+#     Test\AbstractStoreTestCase and the integration's own tests, from the
+#     installed copy; and the README's services.yaml loaded by
+#     symfony/dependency-injection 7.4.
 # Every test is counted from PHPUnit's JUnit log; a skipped test fails.
 set -u
 cd "$(dirname "$0")/../.."
@@ -42,7 +46,7 @@ sf_phpunit() {
 
 # ---------------------------------------------------------------------------
 section "Symfony Lock integration: set-up"
-ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock phpunit composer redis-server redis-tools \
+ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock php-symfony-semaphore phpunit composer redis-server redis-tools \
     || suite_fail "apt: could not install the packages the suite needs"
 
 if [ ! -f "$DISTLOCK_SO" ]; then
@@ -85,11 +89,26 @@ if SRC=$(apt_source symfony "$SF54_DEB") && [ -f "$SRC/src/Symfony/Component/Loc
     note "symfony's tests from the source package: $SYMFONY_LOCK_TESTS_DIR"
     sf_phpunit sf54-symfony-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
         "$INTEGRATION/tests/SymfonySuite/DistLockStoreSymfonyTest.php"
+    unset SYMFONY_LOCK_TESTS_DIR
 else
-    suite_fail "apt_source symfony $SF54_DEB: no Tests/Store in the source package"
+    suite_fail "apt_source symfony $SF54_DEB: no Lock/Tests/Store in the source package"
+    SRC=""
+fi
+SEM_DEB=$(dpkg-query -W -f='${Version}' php-symfony-semaphore 2>/dev/null)
+note "symfony/semaphore $SEM_DEB (Debian php-symfony-semaphore)"
+if [ -n "${SRC:-}" ] && [ -f "$SRC/src/Symfony/Component/Semaphore/Tests/Store/AbstractStoreTestCase.php" ]; then
+    export SYMFONY_SEMAPHORE_TESTS_DIR="$SRC/src/Symfony/Component/Semaphore/Tests"
+    note "symfony/semaphore's tests from the source package: $SYMFONY_SEMAPHORE_TESTS_DIR"
+    sf_phpunit sf54-symfony-semaphore-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+        "$INTEGRATION/tests/SymfonySuite/DistLockSemaphoreStoreSymfonyTest.php"
+    unset SYMFONY_SEMAPHORE_TESTS_DIR
+else
+    suite_fail "apt_source symfony $SF54_DEB: no Semaphore/Tests/Store in the source package"
 fi
 sf_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockStoreTest.php"
+sf_phpunit sf54-own-semaphore-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+    "$INTEGRATION/tests/DistLockSemaphoreStoreTest.php"
 
 # ---------------------------------------------------------------------------
 section "symfony/lock $SF74_CONSTRAINT and PHPUnit $PHPUNIT74_CONSTRAINT from Composer (path repository)"
@@ -123,16 +142,32 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     fi
     sf_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
+    # symfony/semaphore, when the Packagist copy serves it (this machine's does not):
+    # the package's own semaphore tests on it too.
+    if (cd "$SCRATCH" && timeout 300 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" require --dev --no-progress \
+            "symfony/semaphore:$SF74_CONSTRAINT") >"$DISTLOCK_LOG_DIR/composer-sem74.log" 2>&1; then
+        SEM74=$(cd "$SCRATCH" && composer show symfony/semaphore 2>/dev/null | sed -n 's/^versions *: *\* *//p')
+        sf_phpunit sf74-own-semaphore-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+            --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockSemaphoreStoreTest.php"
+    else
+        SEM74="(not served by the Packagist copy: $(grep -m1 -o 'could not be found[^.]*' "$DISTLOCK_LOG_DIR/composer-sem74.log" || echo 'composer require failed'))"
+        note "symfony/semaphore $SF74_CONSTRAINT: $SEM74; the semaphore store is tested on Debian's 5.4"
+    fi
     # The README's services.yaml, loaded by symfony/dependency-injection (not in Debian's set).
     sf_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/ServicesYamlTest.php"
 else
     suite_fail "composer: distlock/symfony-lock with symfony/lock $SF74_CONSTRAINT did not install"
     excerpt "$DISTLOCK_LOG_DIR/composer-sf74.log" --tail
-    SF74="(not installed)" PHPUNIT74="-"
+    SF74="(not installed)" PHPUNIT74="-" SEM74="(not installed)"
 fi
 
 section "versions tested"
 note "symfony/lock $SF54_DEB (Debian) with PHPUnit $PHPUNIT_DEB (Debian)"
 note "symfony/lock $SF74 (Composer) with PHPUnit $PHPUNIT74 (Composer)"
+note "symfony/semaphore $SEM_DEB (Debian): symfony's store tests and the package's"
+case "${SEM74:-(not installed)}" in
+    "("*) note "symfony/semaphore from Composer: ${SEM74:-(not installed)}" ;;
+    *) note "symfony/semaphore $SEM74 (Composer): the package's tests" ;;
+esac
 suite_end

@@ -12,6 +12,9 @@ declare(strict_types=1);
  *                           default: ../vendor/autoload.php when present, else Debian's
  *   SYMFONY_LOCK_TESTS_DIR  symfony/lock's Tests/ directory from its source (for the
  *                           Symfony\Component\Lock\Tests\ classes), optional
+ *   SYMFONY_SEMAPHORE_TESTS_DIR  the same for symfony/semaphore, optional
+ *   (with Debian's lock autoloader, Debian's php-symfony-semaphore is loaded too
+ *   when installed: /usr/share/php/Symfony/Component/Semaphore/autoload.php)
  *   DISTLOCK_TEST_REDIS     redis://127.0.0.1:PORT of a throw-away server
  *   DISTLOCK_SO             the extension, loaded into worker processes with -d extension=
  */
@@ -23,6 +26,10 @@ if ($autoload === null) {
         : '/usr/share/php/Symfony/Component/Lock/autoload.php';
 }
 require_once $autoload;
+$debianSemaphore = '/usr/share/php/Symfony/Component/Semaphore/autoload.php';
+if (str_starts_with((string) realpath($autoload), '/usr/share/php/') && is_file($debianSemaphore)) {
+    require_once $debianSemaphore;
+}
 putenv('DISTLOCK_SF_AUTOLOAD=' . realpath($autoload)); // inherited by the workers
 
 if (!extension_loaded('distlock')) {
@@ -36,6 +43,9 @@ $prefixes = [
 ];
 if (($dir = getenv('SYMFONY_LOCK_TESTS_DIR')) !== false && $dir !== '') {
     $prefixes['Symfony\\Component\\Lock\\Tests\\'] = rtrim($dir, '/') . '/';
+}
+if (($dir = getenv('SYMFONY_SEMAPHORE_TESTS_DIR')) !== false && $dir !== '') {
+    $prefixes['Symfony\\Component\\Semaphore\\Tests\\'] = rtrim($dir, '/') . '/';
 }
 spl_autoload_register(static function (string $class) use ($prefixes): void {
     foreach ($prefixes as $prefix => $dir) {

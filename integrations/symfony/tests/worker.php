@@ -11,6 +11,13 @@ declare(strict_types=1);
  *   refresh SERIALIZED_KEY TTL      refresh to TTL seconds, print "refreshed B"
  *   holdfor RESOURCE SECONDS        acquire, print "held", sleep, print "releasing NS", release
  *   rmw RESOURCE FILE N             N times: acquire(true), read FILE, +1, write FILE, release
+ *   holdreadfor RESOURCE SECONDS    as holdfor, with a read lock
+ * symfony/semaphore over DistLockSemaphoreStore:
+ *   semhold RESOURCE LIMIT TTL      acquire 1 permit, print "held SERIALIZED_KEY", sleep 60 s
+ *   semrelease SERIALIZED_KEY       print "before B", release, print "after B" (B = isAcquired)
+ *   semloop RESOURCE LIMIT N COUNTER  N times: acquire 1 permit (retrying), INCR the Redis key
+ *                                   COUNTER (a holder count), note a count over LIMIT, DECR,
+ *                                   release; print "over the limit: V"
  */
 
 use DistLock\Symfony\Tests\Support\Redis;
@@ -21,6 +28,10 @@ require __DIR__ . '/bootstrap.php';
 
 $factory = new LockFactory(Redis::store());
 $op = $argv[1] ?? '';
+
+$semaphores = static fn () => new Symfony\Component\Semaphore\SemaphoreFactory(
+    new DistLock\Symfony\DistLockSemaphoreStore(Redis::client()),
+);
 
 switch ($op) {
     case 'hold':
@@ -84,6 +95,44 @@ switch ($op) {
             }
         }
         echo "done\n";
+        break;
+
+    case 'semhold':
+        $key = new Symfony\Component\Semaphore\Key($argv[2], (int) $argv[3]);
+        $semaphore = $semaphores()->createSemaphoreFromKey($key, (float) $argv[4], false);
+        if (!$semaphore->acquire()) {
+            exit(2);
+        }
+        echo 'held ', base64_encode(serialize($key)), "\n";
+        sleep(60);
+        break;
+
+    case 'semrelease':
+        $key = unserialize(base64_decode($argv[2]), ['allowed_classes' => [Symfony\Component\Semaphore\Key::class]]);
+        $semaphore = $semaphores()->createSemaphoreFromKey($key, 300.0, false);
+        echo 'before ', $semaphore->isAcquired() ? 1 : 0, "\n";
+        $semaphore->release();
+        echo 'after ', $semaphore->isAcquired() ? 1 : 0, "\n";
+        break;
+
+    case 'semloop':
+        [, , $resource, $limit, $n, $counter] = $argv;
+        $factory = $semaphores();
+        $raw = Redis::raw();
+        $over = 0;
+        for ($i = 0; $i < (int) $n; $i++) {
+            $semaphore = $factory->createSemaphore($resource, (int) $limit, 1, 10.0, false);
+            while (!$semaphore->acquire()) {
+                usleep(500); // symfony/semaphore has no blocking acquire
+            }
+            if ($raw->incr($counter) > (int) $limit) {
+                $over++;
+            }
+            usleep(300); // widen the window an excess holder needs
+            $raw->decr($counter);
+            $semaphore->release();
+        }
+        echo "over the limit: $over\n";
         break;
 
     default:

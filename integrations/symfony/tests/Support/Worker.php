@@ -64,6 +64,12 @@ final class Worker
         return $line;
     }
 
+    /** Sends $signal (e.g. 9, SIGKILL) to the worker. */
+    public function kill(int $signal): void
+    {
+        proc_terminate($this->proc, $signal);
+    }
+
     /** Waits for the worker's end; returns its exit code. */
     public function wait(float $timeout = 60.0): int
     {
