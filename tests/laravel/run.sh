@@ -11,9 +11,11 @@
 # composer.json resolves and auto-discovery registers its provider:
 #  1. Laravel 8.83 from Debian (php-laravel-framework) with Debian's PHPUnit
 #     9.6: Laravel's own RedisCacheLockTest and WithoutOverlappingJobsTest,
-#     unmodified, from bookworm's source package; then the package's tests.
+#     unmodified, from bookworm's source package, and its
+#     Redis/ConcurrentLimiterTest with the limiter class switched to
+#     distlock's (tests/limiter-switch.php); then the package's tests.
 #  2. laravel/framework 10.50.4 from Composer (10.48 is not served; 10.50.4 is
-#     the 10.x there) with PHPUnit 10.5: the same two tests from trixie's
+#     the 10.x there) with PHPUnit 10.5: the same three tests from trixie's
 #     10.48 source package.
 #  3. laravel/framework ^12 from Composer with PHPUnit 11.5: the package's tests.
 # Laravel's tests run with the Testbench stand-in (tests/testbench) and the
@@ -87,6 +89,29 @@ laravel_tests() {
     done
 }
 
+# limiter_test NAME APP TESTS PHPUNIT_CMD...: Laravel's own tests/Redis/ConcurrentLimiterTest.php,
+# unmodified, with the limiter class switched to distlock's (tests/limiter-switch.php).
+limiter_test() {
+    local name=$1 app=$2 tests=$3
+    shift 3
+    if [ ! -f "$tests/Redis/ConcurrentLimiterTest.php" ]; then
+        suite_fail "$name: Redis/ConcurrentLimiterTest.php is not in the source package"
+        return
+    fi
+    local got
+    got=$("$PHP" -d "extension=$DISTLOCK_SO" -r '
+        require $argv[1]; require $argv[2];
+        echo (new ReflectionClass("Illuminate\\Redis\\Limiters\\ConcurrencyLimiter"))->getName();' \
+        "$app/vendor/autoload.php" "$INTEGRATION/tests/limiter-switch.php" 2>&1)
+    if [ "$got" = 'DistLock\Laravel\Limiters\ConcurrencyLimiter' ]; then
+        suite_pass "$name: with the switch, Laravel's ConcurrencyLimiter is $got"
+    else
+        suite_fail "$name: the limiter switch did not apply (Laravel's ConcurrencyLimiter is: $got)"
+    fi
+    DISTLOCK_SWITCH_LIMITER=1 DISTLOCK_LARAVEL_TESTS=$tests app_phpunit "$name-ConcurrentLimiterTest" "$app" "$@" \
+        --bootstrap "$INTEGRATION/tests/bootstrap.php" "$tests/Redis/ConcurrentLimiterTest.php"
+}
+
 own_tests() {
     local name=$1 app=$2
     shift 2
@@ -132,6 +157,7 @@ if make_app l8 '{"distlock/laravel": "*@dev"}' \
     suite_pass "composer: distlock/laravel resolves against Debian's Laravel $L8_PLAIN"
     if SRC8=$(apt_source php-laravel-framework "$L8_SRC_VER"); then
         laravel_tests l8 "$APP8" "$SRC8/tests" /usr/bin/phpunit
+        limiter_test l8 "$APP8" "$SRC8/tests" /usr/bin/phpunit
     else
         suite_fail "apt_source php-laravel-framework $L8_SRC_VER"
     fi
@@ -149,6 +175,7 @@ if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L10"
     if SRC10=$(apt_source php-laravel-framework "$L10_SRC_VER"); then
         laravel_tests l10 "$APP10" "$SRC10/tests" "$APP10/vendor/bin/phpunit"
+        limiter_test l10 "$APP10" "$SRC10/tests" "$APP10/vendor/bin/phpunit"
     else
         suite_fail "apt_source php-laravel-framework $L10_SRC_VER"
     fi
@@ -169,7 +196,7 @@ else
 fi
 
 section "versions tested"
-note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock tests + the package's tests"
-note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock tests"
+note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
+note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
 note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests"
 suite_end

@@ -58,3 +58,31 @@ Artisan::command('dltest:unique {times}', function ($times) {
     }
     $this->line('dispatched');
 });
+
+/* n callbacks under Concurrency::funnel() with limit $limit, each counting the holders
+   in Redis (INCR, a short pause, DECR); prints how many saw more than $limit. */
+Artisan::command('dltest:funnel {n} {limit}', function ($n, $limit) {
+    $over = 0;
+    for ($i = 0; $i < (int) $n; $i++) {
+        DistLock\Laravel\Concurrency::funnel('dltest-funnel')->limit((int) $limit)->releaseAfter(30)->block(30)
+            ->then(function () use ($limit, &$over) {
+                if (Redis::incr('dltest:funnel-holders') > (int) $limit) {
+                    $over++;
+                }
+                usleep(300);
+                Redis::decr('dltest:funnel-holders');
+            });
+    }
+    $this->line("over $over");
+});
+
+/* Holds the only slot of the funnel dltest-hold for $seconds; prints "held", then
+   "releasing <hrtime ns>" just before the release. */
+Artisan::command('dltest:funnel-hold {seconds}', function ($seconds) {
+    DistLock\Laravel\Concurrency::funnel('dltest-hold')->limit(1)->releaseAfter(30)->block(5)
+        ->then(function () use ($seconds) {
+            $this->line('held');
+            usleep((int) ((float) $seconds * 1e6));
+            $this->line('releasing ' . hrtime(true));
+        });
+});
