@@ -1,5 +1,5 @@
 --TEST--
-Sentinel: kill -9 of the master: acquires resume on the promoted replica, and nothing is written to a node while it is a replica
+Sentinel: kill -9 of the master: acquires resume on the promoted replica (the mutex, and then a semaphore's permits, shared and exclusive leases and a multi-lock), and nothing is written to a node while it is a replica
 --SKIPIF--
 <?php if (!getenv('SENTINEL_PORTS')) die('skip SENTINEL_PORTS not set'); ?>
 --FILE--
@@ -27,12 +27,26 @@ file_put_contents(getenv('DISTLOCK_LOG_DIR') . '/sentinel-failover.txt', sprintf
 $new = st_node(getenv('SENTINEL_REPLICA_PORT'));
 var_dump($new->owner('lock:f1') === $l->token());
 var_dump($l->release());
+// The primitives beyond the mutex run on the promoted replica too.
+$p = $d->tryAcquirePermits('fs', 2, 2, 10);
+$r = $d->tryLockShared('fr', 10);
+$m = $d->tryLockAll(['fa', 'fb'], 10);
+echo "after the failover: permits ", json_encode($d->permits('fs')), ", shared ", var_export($r !== null, true),
+    ", exclusive beside it ", var_export($d->tryLockExclusive('fr'), true), ", multi-lock ", var_export($m !== null, true), "\n";
+var_dump($new->owner('lock:fa') === $m[0]->token());
+var_dump($p->release(), $r->release(), $m[0]->release(), $m[1]->release());
 // Nothing was ever refused as READONLY on it (no write reached it while it was a replica).
 $info = shell_exec('redis-cli -p ' . (int)getenv('SENTINEL_REPLICA_PORT') . ' INFO errorstats');
 var_dump(str_contains((string)$info, 'errorstat_READONLY'));
 ?>
 --EXPECT--
 resumed: yes
+bool(true)
+bool(true)
+after the failover: permits {"holders":1,"used":2}, shared true, exclusive beside it NULL, multi-lock true
+bool(true)
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 bool(false)
