@@ -47,6 +47,41 @@ class DistLockStore implements Store, LockProvider
         return $this->lock($name, 0, $owner);
     }
 
+    /**
+     * The read (shared) side of a readers-writer lock on $name: distlock's own
+     * (Laravel has none). Many readers at once; see ReadWriteCacheLock.
+     *
+     * @param int|float   $seconds lease, s; 0 = forever_ttl
+     * @param string|null $owner   null: a fresh CSPRNG token; a known owner restores its lease
+     */
+    public function readLock($name, $seconds = 0, $owner = null): ReadWriteCacheLock
+    {
+        return new ReadWriteCacheLock($this->client, (string) $name, $seconds, $owner, true, $this->foreverTtl);
+    }
+
+    /**
+     * The write (exclusive) side of the readers-writer lock on $name: waits
+     * until no reader is left. distlock's own; see ReadWriteCacheLock.
+     *
+     * @param int|float   $seconds lease, s; 0 = forever_ttl
+     * @param string|null $owner   null: a fresh CSPRNG token; a known owner restores its lease
+     */
+    public function writeLock($name, $seconds = 0, $owner = null): ReadWriteCacheLock
+    {
+        return new ReadWriteCacheLock($this->client, (string) $name, $seconds, $owner, false, $this->foreverTtl);
+    }
+
+    /**
+     * All of $names or none: distlock's own multi-lock (Laravel has none); see MultiCacheLock.
+     *
+     * @param list<string> $names   1 to 64 distinct names
+     * @param int|float    $seconds lease of each, s; 0 = forever_ttl
+     */
+    public function lockMany(array $names, $seconds = 0): MultiCacheLock
+    {
+        return new MultiCacheLock($this->client, array_values($names), $seconds, $this->foreverTtl);
+    }
+
     /** The client the locks use (its prefix is the full key prefix). */
     public function lockClient(): \DistLock
     {

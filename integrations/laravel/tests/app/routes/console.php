@@ -86,3 +86,13 @@ Artisan::command('dltest:funnel-hold {seconds}', function ($seconds) {
             $this->line('releasing ' . hrtime(true));
         });
 });
+
+/* Holds a read lock on $name for $seconds through the distlock store; prints "held",
+   then "releasing <hrtime ns>" just before the release. */
+Artisan::command('dltest:read-hold {name} {seconds}', function ($name, $seconds) {
+    Cache::store('distlock')->readLock($name, 30)->block(5, function () use ($seconds) {
+        $this->line('held');
+        usleep((int) ((float) $seconds * 1e6));
+        $this->line('releasing ' . hrtime(true));
+    });
+});
