@@ -72,6 +72,7 @@ echo "shared while promoted: ", var_export($d->tryLockShared('pd'), true), "\n";
 echo "demote: ", var_export($a->demote(), true), ", a shared lease joins: ", var_export($d->tryLockShared('pd') instanceof DistLock\Lock, true), "\n";
 try { $a->demote(); } catch (LogicException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }
 unset($a);
+$d->isLocked('pd');   // reads the deferred release's reply: the raw read below comes after it
 echo "left behind: ", json_encode(raw_redis('KEYS', $p . '*')), "\n";
 ?>
 --CLEAN--
