@@ -11,6 +11,7 @@
 # A server that cannot be fetched or built fails the run (never skipped).
 set -uo pipefail
 source tests/lib/common.sh
+source tests/lib/server-build.sh
 pkg=${DISTLOCK_SERVER_PACKAGE:?valkey or redis}
 series=${DISTLOCK_SERVER_SERIES:?e.g. 9. or 8.0.}
 trap stop_redis_all EXIT
@@ -24,48 +25,9 @@ not_built() {
     suite_end
 }
 
-# build_server VERSION: sets BIN_DIR to a directory holding redis-server and
-# redis-cli of that source version (built now, or by an earlier run).
-build_server() {
-    local ver=$1 dir src build deb p t0
-    dir="$DISTLOCK_CACHE_DIR/servers/$pkg-${ver#*:}"
-    BIN_DIR="$dir/bin"
-    [ -f "$dir/.built" ] && { BUILT_HOW="cached build, $(cat "$dir/.built")"; return 0; }
-    mkdir -p "$DISTLOCK_CACHE_DIR/servers"
-    apt_src_setup
-    # Another run building the same version at the same time waits for it.
-    exec 9>"$dir.lock"
-    flock -w 1800 9 || { note "timed out waiting for $dir.lock"; return 1; }
-    [ -f "$dir/.built" ] && { BUILT_HOW="built by a concurrent run"; return 0; }
-    src=$(apt_source "$pkg" "$ver") || { note "apt_source $pkg $ver failed (log: $DISTLOCK_LOG_DIR/apt-source.log)"; return 1; }
-    deb=$(ls "$APT_SRC_BASE/dl/${pkg}_${ver#*:}".debian.tar.* 2>/dev/null | head -n1)
-    [ -n "$deb" ] || { note "no Debian tarball for $pkg $ver in $APT_SRC_BASE/dl"; return 1; }
-    build="$dir.build"
-    rm -rf "$build" "$dir" && cp -a "$src" "$build" && tar -xf "$deb" -C "$build" || return 1
-    # Debian's patch series (quilt layout; no quilt needed), as the package builds it.
-    while read -r p _; do
-        case "$p" in ''|'#'*) continue ;; esac
-        patch -d "$build" -p1 --batch --forward <"$build/debian/patches/$p" >>"$DISTLOCK_LOG_DIR/build.log" 2>&1 \
-            || { note "patch $p does not apply"; excerpt "$DISTLOCK_LOG_DIR/build.log" --tail; return 1; }
-    done <"$build/debian/patches/series"
-    t0=$SECONDS
-    note "building $pkg $ver: make -C src BUILD_TLS=no MALLOC=libc -j2 $pkg-server $pkg-cli (log: $DISTLOCK_LOG_DIR/build.log)"
-    if ! nice make -C "$build/src" BUILD_TLS=no MALLOC=libc -j2 "$pkg-server" "$pkg-cli" >>"$DISTLOCK_LOG_DIR/build.log" 2>&1; then
-        excerpt "$DISTLOCK_LOG_DIR/build.log" --tail
-        return 1
-    fi
-    mkdir -p "$dir.tmp/bin" && cp "$build/src/$pkg-server" "$build/src/$pkg-cli" "$dir.tmp/bin/" || return 1
-    # The phpt helpers start extra servers as "redis-server" beside REDIS_CLI.
-    [ "$pkg" = redis ] || { ln -s "$pkg-server" "$dir.tmp/bin/redis-server"; ln -s "$pkg-cli" "$dir.tmp/bin/redis-cli"; }
-    echo "built $(date -u +%FT%TZ) in $((SECONDS - t0)) s" >"$dir.tmp/.built"
-    cp "$DISTLOCK_LOG_DIR/build.log" "$dir.tmp/build.log"
-    mv "$dir.tmp" "$dir" && rm -rf "$build"
-    BUILT_HOW=$(cat "$dir/.built")
-}
-
 section "$pkg $series* from Debian's source packages"
 ver=$(apt_source_version "$pkg" "$series") || not_built "no source version found (log: $DISTLOCK_LOG_DIR/apt-source.log)"
-build_server "$ver" || not_built "$ver: fetch or build failed (logs: $DISTLOCK_LOG_DIR/)"
+build_server "$pkg" "$ver" || not_built "$ver: fetch or build failed (logs: $DISTLOCK_LOG_DIR/)"
 export REDIS_SERVER="$BIN_DIR/redis-server" REDIS_CLI="$BIN_DIR/redis-cli"
 # "Valkey server v=9.1.2 sha=..." / "Redis server v=8.0.6 sha=..."
 name_ver=$("$REDIS_SERVER" --version 2>&1 | sed -nE 's/^([A-Za-z]+) server v=([0-9.]+).*/\1 \2/p')
