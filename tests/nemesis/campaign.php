@@ -1,0 +1,448 @@
+<?php
+/*
+ * The fault campaign: servers, workload, nemesis (issue 23). Run through
+ * tests/nemesis/run.sh (CI), tests/nemesis/soak or bench/nemesis/run:
+ *
+ *   php campaign.php --lib=distlock|laravel|symfony|malkusch --out=DIR [--seed=N]
+ *       [--seconds=S] [--phases=single,sentinel,sentinel-minrep,cluster,redlock]
+ *       [--workers=8] --redis-server=BIN --redis-cli=BIN [--fake-server=BIN --fake-lib=SO]
+ *       [--ext=distlock.so]
+ *
+ * --seconds=0 (the CI run): every phase once, each fault type of the phase
+ * once, in an order drawn from the seed. --seconds=S: rounds of every phase,
+ * each with a random number of its faults drawn with repetition, until S
+ * seconds have passed. Faults run one at a time, each followed by a quiet
+ * tail of one lease + 1.5 s, so that the checker can tie every anomaly to the
+ * fault in whose window it began.
+ *
+ * Everything goes to DIR: nemesis.jsonl (the seed, the schedule, each phase and
+ * each fault's start and end, the key scans), history-<worker>.jsonl (one per
+ * worker process), the servers' logs. check.php reads them.
+ */
+declare(strict_types=1);
+
+namespace Nemesis;
+
+require __DIR__ . '/lib/Servers.php';
+require __DIR__ . '/lib/Libs.php';
+
+$o = getopt('', ['lib:', 'out:', 'seed:', 'seconds:', 'phases:', 'workers:', 'redis-server:', 'redis-cli:',
+    'fake-server:', 'fake-lib:', 'ext:']);
+$LIB = $o['lib'] ?? 'distlock';
+$OUT = $o['out'] ?? exit("--out=DIR is required\n");
+$SEED = isset($o['seed']) ? (int) $o['seed'] : random_int(1, 999999);
+$SECONDS = (int) ($o['seconds'] ?? 0);
+$PHASES = explode(',', $o['phases'] ?? ($LIB === 'distlock' ? 'single,sentinel,sentinel-minrep,cluster,redlock' : 'single'));
+$WORKERS = (int) ($o['workers'] ?? 8);
+$BIN = $o['redis-server'] ?? 'redis-server';
+$CLI = $o['redis-cli'] ?? 'redis-cli';
+$FAKE_BIN = $o['fake-server'] ?? null;
+$FAKE_LIB = $o['fake-lib'] ?? null;
+$EXT = $o['ext'] ?? null;
+@mkdir($OUT, 0777, true);
+mt_srand($SEED);
+$P = lib_params($LIB);
+$LEASE = $P['lease'];
+$TAIL = $LEASE + 1.5;
+
+/** Fault types per phase, and whether the documentation allows overlapping holders under them. */
+const FAULTS = [
+    'single' => ['client-pause', 'client-kill-holding', 'client-kill-waiting', 'server-pause', 'proxy-delay', 'proxy-stall',
+                 'proxy-reset', 'restart-aof', 'clock-jump', 'restart-volatile'],
+    'sentinel' => ['sentinel-failover'],
+    'sentinel-minrep' => ['sentinel-failover-minrep'],
+    'cluster' => ['cluster-failover'],
+    'redlock' => ['redlock-stop-minority', 'redlock-stop-majority', 'redlock-restart-majority'],
+];
+// Faults that end the phase's usefulness go last in a round: a restart without
+// persistence resets the fencing counter (the resource then refuses the new,
+// smaller tokens: safe, but nothing more is written), a failover kills the master.
+const LAST = ['restart-volatile', 'redlock-restart-majority'];
+
+$nem = fopen("$OUT/nemesis.jsonl", 'a');
+$ev = function (array $e) use ($nem): void {
+    fwrite($nem, json_encode(['t' => hrtime(true)] + $e, JSON_UNESCAPED_SLASHES) . "\n");
+};
+
+// ---- the schedule, all of it drawn from the seed up front -------------------
+$rand = fn (float $lo, float $hi): float => $lo + (mt_rand() / mt_getrandmax()) * ($hi - $lo);
+$duration = function (string $type) use ($rand, $LEASE): array {
+    return match ($type) {
+        'client-pause' => ['seconds' => round($LEASE + $rand(1.0, 2.0), 2)],   // longer than the lease
+        'server-pause' => ['seconds' => round($rand(0.8, 2.5), 2)],
+        'proxy-delay' => ['seconds' => round($rand(1.5, 3.0), 2), 'delay_ms' => mt_rand(50, 300)],
+        'proxy-stall' => ['seconds' => round($rand(0.8, 2.0), 2)],
+        'proxy-reset' => ['seconds' => round($rand(0.3, 1.2), 2)],      // new connections reset this long
+        'clock-jump' => ['jump_s' => (int) ceil($LEASE * $rand(3, 10))],
+        'redlock-stop-minority', 'redlock-stop-majority' => ['seconds' => round($rand(1.0, 2.5), 2)],
+        default => [],
+    };
+};
+$plan = function (string $phase, bool $once) use ($duration): array {
+    $types = FAULTS[$phase];
+    if (!$once) {
+        $k = mt_rand(1, count($types) + 1);
+        $pick = [];
+        for ($i = 0; $i < $k; $i++) {
+            $pick[] = $types[mt_rand(0, count($types) - 1)];
+        }
+        $types = $pick;
+    }
+    // a seeded shuffle, with the phase-ending faults last (at most one of each)
+    $head = array_values(array_filter($types, fn ($t) => !in_array($t, LAST, true)));
+    for ($i = count($head) - 1; $i > 0; $i--) {
+        $j = mt_rand(0, $i);
+        [$head[$i], $head[$j]] = [$head[$j], $head[$i]];
+    }
+    $last = array_values(array_unique(array_filter($types, fn ($t) => in_array($t, LAST, true))));
+    $faults = [];
+    foreach (array_merge($head, $last) as $t) {
+        $faults[] = ['type' => $t, 'gap' => round(0.3 + mt_rand(0, 1200) / 1000, 2)] + $duration($t);
+    }
+    return $faults;
+};
+$schedule = [];
+if ($SECONDS <= 0) {
+    foreach ($PHASES as $ph) {
+        $schedule[] = ['phase' => $ph, 'faults' => $plan($ph, true)];
+    }
+} else {
+    // rounds of every phase, enough for the time asked (cut when it has run out)
+    for ($r = 0; $r < 1000; $r++) {
+        foreach ($PHASES as $ph) {
+            $schedule[] = ['phase' => $ph, 'faults' => $plan($ph, false)];
+        }
+    }
+}
+$load = sys_getloadavg()[0] ?? 0.0;
+$ncpu = (int) trim((string) @shell_exec('nproc')) ?: 1;
+$ev(['op' => 'run', 'lib' => $LIB, 'seed' => $SEED, 'seconds' => $SECONDS, 'workers' => $WORKERS, 'lease' => $LEASE,
+     'wait' => is_finite($P['wait']) ? $P['wait'] : null, 'timeout' => $P['timeout'], 'fenced' => $P['fenced'], 'tail' => $TAIL,
+     'load' => $load, 'ncpu' => $ncpu, 'php' => PHP_VERSION, 'server' => trim((string) @shell_exec(escapeshellarg($BIN) . ' --version')),
+     'fake_server' => $FAKE_BIN ? trim((string) @shell_exec(escapeshellarg($FAKE_BIN) . ' --version')) : null]);
+$ev(['op' => 'schedule', 'seed' => $SEED, 'phases' => $SECONDS > 0 ? array_slice($schedule, 0, 3 * count($PHASES)) : $schedule,
+     'note' => $SECONDS > 0 ? 'the first rounds shown; the run goes on drawing from the same seed' : 'every fault type once']);
+log_line("lib $LIB, seed $SEED, " . ($SECONDS > 0 ? "$SECONDS s" : 'every fault once') . ", $WORKERS workers, lease $LEASE s, load $load on $ncpu cpus");
+
+// ---- the resource server (never faulted) ------------------------------------
+$resource = new Server('resource', $BIN, "$OUT/resource", ['--save', '', '--appendonly', 'no']);
+$resource->start();
+
+$t0 = microtime(true);
+$deadline = $SECONDS > 0 ? $t0 + $SECONDS : INF;
+$phaseNo = 0;
+$TOPO = null;
+$workers = [];     // id => ['proc' => , 'pid' => ]
+$nextWorker = 0;
+$cfgFile = '';
+
+$startWorker = function () use (&$workers, &$nextWorker, &$phaseNo, &$cfgFile, $EXT, $OUT, $ev): string {
+    $id = "$phaseNo." . (++$nextWorker);
+    $cmd = [PHP_BINARY];
+    if ($EXT !== null) {
+        array_push($cmd, '-d', "extension=$EXT");
+    }
+    array_push($cmd, __DIR__ . '/worker.php', $cfgFile, $id);
+    $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$OUT/worker-$id.log", 'a'], 2 => ['file', "$OUT/worker-$id.log", 'a']], $pipes);
+    $pid = proc_get_status($proc)['pid'];
+    $workers[$id] = ['proc' => $proc, 'pid' => $pid];
+    $ev(['op' => 'worker', 'id' => $id, 'pid' => $pid]);
+    return $id;
+};
+
+$stateOf = function (string $id) use ($OUT): string {
+    return (string) @file_get_contents("$OUT/state-$id");
+};
+
+/** A worker that holds a lease now (or, with $holding false, one that does not), waiting up to 5 s for one. */
+$pickWorker = function (bool $holding) use (&$workers, $stateOf): ?string {
+    $end = microtime(true) + 5;
+    while (microtime(true) < $end) {
+        $ids = array_keys($workers);
+        $start = mt_rand(0, count($ids) - 1);
+        for ($i = 0; $i < count($ids); $i++) {
+            $id = $ids[($start + $i) % count($ids)];
+            if (str_starts_with($stateOf($id), 'H') === $holding) {
+                return $id;
+            }
+        }
+        usleep(2000);
+    }
+    return null;
+};
+
+/** Scans the lock servers: keys without a TTL (the fencing counter, ":fence", is meant to last). */
+$scanKeys = function (bool $final) use (&$TOPO, $ev, &$phaseNo): void {
+    foreach ($TOPO->lockServers() as $s) {
+        try {
+            $r = $s->redis(1.0);
+            if ($TOPO->kind === 'cluster' || $TOPO->kind === 'sentinel') {
+                if (($r->info('replication')['role'] ?? '') !== 'master') {
+                    continue;   // a replica's keys are its master's
+                }
+            }
+            $it = null;
+            $r->setOption(\Redis::OPT_SCAN, \Redis::SCAN_RETRY);
+            while (($keys = $r->scan($it, '*', 1000)) !== false) {
+                foreach ($keys as $k) {
+                    if (str_ends_with($k, ':fence')) {
+                        continue;
+                    }
+                    $pttl = (int) $r->pttl($k);
+                    if ($final) {
+                        if ($pttl !== -2) {
+                            $ev(['op' => 'leftover', 'phase' => $phaseNo, 'key' => $k, 'pttl' => $pttl, 'port' => $s->port]);
+                        }
+                    } elseif ($pttl === -1) {
+                        $ev(['op' => 'nottl', 'phase' => $phaseNo, 'key' => $k, 'port' => $s->port]);
+                    }
+                }
+            }
+        } catch (\Throwable) {
+            // a server down under a fault is scanned next time
+        }
+    }
+};
+
+/** Sleeps $seconds while scanning for keys without TTL every 0.5 s. */
+$idle = function (float $seconds) use ($scanKeys): void {
+    $end = microtime(true) + $seconds;
+    while (($left = $end - microtime(true)) > 0) {
+        usleep((int) (min(0.5, $left) * 1e6));
+        $scanKeys(false);
+    }
+};
+
+$cleanup = function () use (&$workers, &$TOPO, $resource): void {
+    foreach ($workers as $w) {
+        @posix_kill($w['pid'], SIGCONT);
+        @posix_kill($w['pid'], SIGKILL);
+        @proc_close($w['proc']);
+    }
+    $workers = [];
+    $TOPO?->stop();
+    $resource->stop();
+};
+pcntl_async_signals(true);
+foreach ([SIGTERM, SIGINT] as $sig) {
+    pcntl_signal($sig, function () use ($cleanup) { $cleanup(); exit(130); });
+}
+register_shutdown_function($cleanup);
+
+// ---- the faults -------------------------------------------------------------
+$runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorker, $ev, $idle, &$phaseNo, $LEASE): void {
+    $type = $f['type'];
+    $target = [];
+    $s = hrtime(true);
+    $start = function (array $extra = []) use (&$s, $ev, $type, $f, &$phaseNo, &$target): void {
+        $s = hrtime(true);
+        $target = $extra;
+        $ev(['op' => 'fault', 'phase' => $phaseNo, 'type' => $type, 'params' => $f, 'target' => $extra, 's' => $s]);
+    };
+    switch ($type) {
+        case 'client-pause':
+            $id = $pickWorker(true);
+            $holding = $id !== null;
+            $id ??= $pickWorker(false) ?? array_key_first($workers);
+            $start(['worker' => $id, 'pid' => $workers[$id]['pid'], 'was_holding' => $holding]);
+            posix_kill($workers[$id]['pid'], SIGSTOP);
+            usleep((int) ($f['seconds'] * 1e6));
+            posix_kill($workers[$id]['pid'], SIGCONT);
+            break;
+        case 'client-kill-holding':
+        case 'client-kill-waiting':
+            $id = $pickWorker($type === 'client-kill-holding');
+            $holding = $id !== null ? $type === 'client-kill-holding' : null;
+            $id ??= array_key_first($workers);
+            $start(['worker' => $id, 'pid' => $workers[$id]['pid'], 'was_holding' => $holding]);
+            posix_kill($workers[$id]['pid'], SIGKILL);
+            proc_close($workers[$id]['proc']);
+            unset($workers[$id]);
+            $target['replacement'] = $startWorker();
+            break;
+        case 'server-pause':
+            $start(['server' => $TOPO->main->port]);
+            $TOPO->main->signal(SIGSTOP);
+            usleep((int) ($f['seconds'] * 1e6));
+            $TOPO->main->signal(SIGCONT);
+            break;
+        case 'restart-aof':
+        case 'restart-volatile':
+            $start(['server' => $TOPO->main->port]);
+            $TOPO->main->crash();
+            if ($type === 'restart-volatile') {
+                $TOPO->main->wipe();
+            }
+            $TOPO->main->start();
+            break;
+        case 'proxy-delay':
+            $start(['proxy' => $TOPO->proxyPort]);
+            $TOPO->proxyCmd("delay {$f['delay_ms']}");
+            usleep((int) ($f['seconds'] * 1e6));
+            $TOPO->proxyCmd('normal');
+            break;
+        case 'proxy-stall':
+            $start(['proxy' => $TOPO->proxyPort]);
+            $TOPO->proxyCmd('stall');
+            usleep((int) ($f['seconds'] * 1e6));
+            $TOPO->proxyCmd('normal');
+            break;
+        case 'proxy-reset':
+            $start(['proxy' => $TOPO->proxyPort]);
+            $TOPO->proxyCmd('refuse');
+            usleep((int) ($f['seconds'] * 1e6));
+            $TOPO->proxyCmd('normal');
+            break;
+        case 'clock-jump':
+            $start(['server' => $TOPO->main->port, 'offset_s' => $TOPO->clockOffset + $f['jump_s']]);
+            if ($TOPO->clockFile === '') {
+                throw new \RuntimeException('clock-jump: no faked server (--fake-server/--fake-lib)');
+            }
+            $TOPO->clockJump($f['jump_s']);
+            break;
+        case 'sentinel-failover':
+        case 'sentinel-failover-minrep':
+            $old = $TOPO->masters[0];
+            $start(['master' => $old->port]);
+            $old->crash();
+            $TOPO->waitFor(fn () => ($p = $TOPO->sentinelMaster()) !== null && $p !== $old->port, 60, 'sentinel failover');
+            $target['new_master'] = $TOPO->sentinelMaster();
+            // As an operator would: the old master comes back (empty: no persistence), the
+            // sentinels turn it into the new master's replica. With min_replicas = 1 no
+            // grant can be made until then (the promoted node has no replica): that is the
+            // documented price of min_replicas, not a stall of the library.
+            $old->start();
+            $new = $target['new_master'];
+            $TOPO->waitFor(function () use ($TOPO, $new) {
+                foreach ($TOPO->lockServers() as $srv) {
+                    if ($srv->port === $new) {
+                        $info = $srv->redis(0.5)->info('replication');
+                        return (int) ($info['connected_slaves'] ?? 0) >= 1 && str_contains((string) ($info['slave0'] ?? ''), 'state=online');
+                    }
+                }
+                return false;
+            }, 60, 'the old master back as a replica');
+            $target['rejoined_as_replica'] = true;
+            break;
+        case 'cluster-failover':
+            $key = 'lock:{p' . $phaseNo . '}a';
+            $old = $TOPO->clusterOwner($key);
+            $start(['master' => $old?->port]);
+            $old?->crash();
+            $TOPO->waitFor(function () use ($TOPO, $key, $old) {
+                $n = $TOPO->clusterOwner($key);
+                if ($n === null || $n === $old) {
+                    return false;
+                }
+                return str_contains((string) $n->redis(0.5)->rawCommand('CLUSTER', 'INFO'), 'cluster_state:ok');
+            }, 60, 'cluster failover');
+            $target['new_master'] = $TOPO->clusterOwner($key)?->port;
+            break;
+        case 'redlock-stop-minority':
+        case 'redlock-stop-majority':
+            $k = $type === 'redlock-stop-minority' ? 2 : 3;
+            $ms = $TOPO->masters;
+            shuffle($ms);   // seeded (mt_srand): shuffle() uses the Mt19937 generator
+            $ms = array_slice($ms, 0, $k);
+            $start(['masters' => array_map(fn ($m) => $m->port, $ms)]);
+            foreach ($ms as $m) {
+                $m->signal(SIGSTOP);
+            }
+            usleep((int) ($f['seconds'] * 1e6));
+            foreach ($ms as $m) {
+                $m->signal(SIGCONT);
+            }
+            break;
+        case 'redlock-restart-majority':
+            $ms = $TOPO->masters;
+            shuffle($ms);
+            $ms = array_slice($ms, 0, 3);
+            $start(['masters' => array_map(fn ($m) => $m->port, $ms)]);
+            foreach ($ms as $m) {
+                $m->crash();
+                $m->wipe();
+                $m->start();
+            }
+            break;
+        default:
+            throw new \ValueError("unknown fault $type");
+    }
+    $ev(['op' => 'fault_end', 'phase' => $phaseNo, 'type' => $type, 'target' => $target, 's' => $s, 'e' => hrtime(true)]);
+    log_line(sprintf('  %-26s %s', $type, json_encode($target)));
+};
+
+// ---- the phases -------------------------------------------------------------
+$nFaults = 0;
+foreach ($schedule as $entry) {
+    if (microtime(true) >= $deadline) {
+        break;
+    }
+    $phaseNo++;
+    $phase = $entry['phase'];
+    $kind = $phase === 'sentinel-minrep' ? 'sentinel' : $phase;
+    $TOPO = new Topology($kind, "$OUT/p$phaseNo-$phase", $BIN, $FAKE_BIN, $FAKE_LIB, $CLI);
+    try {
+        $TOPO->start($phase === 'sentinel-minrep' ? ['min_replicas' => 1] : []);
+    } catch (\Throwable $e) {
+        $ev(['op' => 'phase_error', 'phase' => $phaseNo, 'name' => $phase, 'error' => $e->getMessage()]);
+        log_line("phase $phaseNo $phase: could not start: " . $e->getMessage());
+        $TOPO->stop();
+        $TOPO = null;
+        continue;
+    }
+    $names = array_map(fn ($c) => '{p' . $phaseNo . '}' . $c, ['a', 'b', 'c']);
+    $cfgFile = "$OUT/p$phaseNo-config.json";
+    file_put_contents($cfgFile, json_encode(['lib' => $LIB, 'topo' => $TOPO->topo, 'names' => $names,
+        'resource_port' => $resource->port, 'dir' => $OUT, 'seed' => $SEED + $phaseNo], JSON_UNESCAPED_SLASHES));
+    $ev(['op' => 'phase', 'phase' => $phaseNo, 'name' => $phase, 'kind' => $kind, 'names' => $names, 'topo' => $TOPO->topo, 's' => hrtime(true)]);
+    log_line("phase $phaseNo: $phase (" . count($entry['faults']) . ' faults)');
+    $workers = [];
+    for ($i = 0; $i < $WORKERS; $i++) {
+        $startWorker();
+    }
+    $idle(1.5);   // warm-up: every worker connected and cycling
+    foreach ($entry['faults'] as $f) {
+        if (microtime(true) >= $deadline) {
+            break;
+        }
+        $idle($f['gap']);
+        try {
+            $runFault($f);
+            $nFaults++;
+        } catch (\Throwable $e) {
+            $ev(['op' => 'fault_error', 'phase' => $phaseNo, 'type' => $f['type'], 'error' => $e->getMessage()]);
+            log_line("  {$f['type']}: " . $e->getMessage());
+        }
+        $idle($TAIL);
+    }
+    // stop the workload: SIGTERM ends each worker after its cycle; a worker
+    // still waiting after 15 s (symfony/lock waits without limit) is killed
+    $ev(['op' => 'stop', 'phase' => $phaseNo, 's' => hrtime(true)]);
+    foreach ($workers as $w) {
+        posix_kill($w['pid'], SIGCONT);
+        posix_kill($w['pid'], SIGTERM);
+    }
+    $end = microtime(true) + 15;
+    foreach ($workers as $id => $w) {
+        while (proc_get_status($w['proc'])['running'] && microtime(true) < $end) {
+            usleep(20000);
+        }
+        if (proc_get_status($w['proc'])['running']) {
+            posix_kill($w['pid'], SIGKILL);
+            $ev(['op' => 'stop_kill', 'phase' => $phaseNo, 'worker' => $id, 'pid' => $w['pid']]);
+        }
+        proc_close($w['proc']);
+    }
+    $workers = [];
+    $ev(['op' => 'stopped', 'phase' => $phaseNo, 's' => hrtime(true)]);
+    // what a killed holder left expires within one lease; anything after that is left behind
+    $idle($LEASE + 1.0);
+    $scanKeys(true);
+    require_once __DIR__ . '/lib/Resource.php';
+    $ev(['op' => 'resource', 'phase' => $phaseNo, 'totals' => Resource::totals($resource->port, $names)]);
+    $ev(['op' => 'phase_end', 'phase' => $phaseNo, 's' => hrtime(true)]);
+    $TOPO->stop();
+    $TOPO = null;
+}
+$ev(['op' => 'end', 'faults' => $nFaults, 'seconds' => round(microtime(true) - $t0, 1)]);
+log_line(sprintf('done: %d faults in %.0f s', $nFaults, microtime(true) - $t0));

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tests/nemesis/run.sh — the fault campaign in CI (issue 23): one seeded run of
+# distlock's workload (8 PHP workers read-modify-writing a fencing resource)
+# that visits every fault type once — client pauses and kills, server pauses,
+# restarts with and without persistence, a stalled, slowed or resetting
+# network, a server clock jump, Sentinel failover with and without
+# min_replicas, Cluster failover, Redlock minority and majority stops and
+# restarts — then the checker (tests/nemesis/check.php). Each fault type ×
+# check (exclusion, fencing, liveness) is counted: a forbidden anomaly fails
+# it. The seed is fixed (DISTLOCK_NEMESIS_SEED to change it); the soak
+# (tests/nemesis/soak) draws one at random. Only servers and processes this
+# run started are faulted, all on loopback.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/common.sh
+source tests/lib/server-build.sh
+source tests/nemesis/env.sh
+: "${DISTLOCK_SO:=$PWD/modules/distlock.so}"
+SEED=${DISTLOCK_NEMESIS_SEED:-20261125}
+
+section "nemesis: distlock, seed $SEED, every fault type once"
+if ! nemesis_env; then
+    suite_fail "nemesis: the servers it needs could not be had"
+    suite_end
+fi
+OUT="$DISTLOCK_LOG_DIR/nemesis-run"
+rm -rf "$OUT"
+if ! timeout 1200 "$PHP" -d "extension=$DISTLOCK_SO" tests/nemesis/campaign.php --lib=distlock --out="$OUT" --seed="$SEED" \
+        --seconds=0 --redis-server="$NEMESIS_SERVER" --redis-cli="$NEMESIS_CLI" --fake-server="$NEMESIS_FAKE_SERVER" \
+        --fake-lib="$NEMESIS_FAKE_LIB" --ext="$DISTLOCK_SO" >"$DISTLOCK_LOG_DIR/campaign.log" 2>&1; then
+    suite_fail "nemesis: the campaign did not finish (log: $DISTLOCK_LOG_DIR/campaign.log)"
+    excerpt "$DISTLOCK_LOG_DIR/campaign.log" --tail
+fi
+sed 's/^/  /' "$DISTLOCK_LOG_DIR/campaign.log" | tail -n 30
+"$PHP" tests/nemesis/check.php "$OUT" --checks --json="$DISTLOCK_LOG_DIR/nemesis.json" >"$DISTLOCK_LOG_DIR/check.txt" 2>&1
+grep -v '^CHECK ' "$DISTLOCK_LOG_DIR/check.txt" | sed 's/^/  /'
+while read -r _ fault check verdict detail; do
+    if [ "$verdict" = ok ]; then suite_pass "nemesis: $fault: $check"; else suite_fail "nemesis: $fault: $check: $detail"; fi
+done < <(grep '^CHECK ' "$DISTLOCK_LOG_DIR/check.txt")
+grep -q '^CHECK ' "$DISTLOCK_LOG_DIR/check.txt" || suite_fail "nemesis: the checker reported nothing (log: $DISTLOCK_LOG_DIR/check.txt)"
+suite_end
