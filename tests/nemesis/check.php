@@ -410,7 +410,7 @@ if ($CHECKS) {
     }
 }
 if (isset($opt['json'])) {
-    file_put_contents($opt['json'], json_encode(['run' => $run, 'bounds' => ['acquire' => $boundAcquire, 'release' => $boundRelease],
+    file_put_contents($opt['json'], json_encode(['run' => $run, 'bounds' => ['acquire' => is_finite($boundAcquire) ? $boundAcquire : null, 'release' => $boundRelease],
         'rows' => $R, 'operations' => $ops, 'faults' => count($faults), 'forbidden' => $forbidden,
         'errors' => array_merge($faultErrors, $phaseErrors)], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES));
 }
