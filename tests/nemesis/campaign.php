@@ -323,6 +323,13 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
                 return false;
             }, 60, 'the old master back as a replica');
             $target['rejoined_as_replica'] = true;
+            // the roles swapped: the next failover of this phase kills the current master
+            foreach ($TOPO->lockServers() as $srv) {
+                if ($srv->port === $new) {
+                    $TOPO->masters = [$srv];
+                    $TOPO->replica = $old;
+                }
+            }
             break;
         case 'cluster-failover':
             $key = 'lock:{p' . $phaseNo . '}a';
@@ -337,6 +344,14 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
                 return str_contains((string) $n->redis(0.5)->rawCommand('CLUSTER', 'INFO'), 'cluster_state:ok');
             }, 60, 'cluster failover');
             $target['new_master'] = $TOPO->clusterOwner($key)?->port;
+            // the old node comes back (its nodes.conf names the cluster) as the new master's
+            // replica, so that a later failover in this phase has a replica to promote
+            if ($old !== null) {
+                $old->start();
+                $TOPO->waitFor(fn () => ($old->redis(0.5)->info('replication')['role'] ?? '') === 'slave', 60,
+                    'the old master back as a replica');
+                $target['rejoined_as_replica'] = true;
+            }
             break;
         case 'redlock-stop-minority':
         case 'redlock-stop-majority':
