@@ -386,7 +386,9 @@ $out[] = "\n## 3. One waiter's 2 s wait\n\n"
     . "`INFO commandstats`), the waiter's alone since the holder is idle. The waiter has waited once before (0.3 s): its "
     . "connection and the scripts of a wait that gives up are warm.\n\n"
     . table(['implementation', 'result', 'returned after s', 'requests', 'requests sent'], $rows)
-    . "\ndistlock: **{$W['distlock']['req']} requests** for a 2 s wait (target ≤ 3).\n";
+    . "\ndistlock: **{$W['distlock']['req']} requests** for a 2 s wait (target ≤ 3): the attempt, the blocking pop, and the "
+    . "cancel on a new connection (whose first command is `HELLO`): the wait ends at its own deadline by dropping the "
+    . "connection that blocks, not at the server's next timer tick (`docs/decisions.md`, \"Deadlines at the client\").\n";
 
 // ---- 4. contended semaphore --------------------------------------------------------
 
