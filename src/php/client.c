@@ -575,6 +575,17 @@ ZEND_METHOD(DistLock, synchronized)
     }
 }
 
+/* Checks (string $name, string $token) of release(), refresh() and the restores; NULL after throwing. */
+php_distlock_client *php_distlock_name_token_args(zval *this_ptr, const char *func, zend_string *name, zend_string *token)
+{
+    php_distlock_client *c = php_distlock_this_client(this_ptr);
+    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
+        !php_distlock_check_token(func, "Argument #2 ($token)", token)) {
+        return NULL;
+    }
+    return c;
+}
+
 /* Adopts the lease of kind held on name under token: a handle in
  * return_value, or throws (LockLostException when not held). */
 void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend_string *token, dl_lease_kind_t kind,
@@ -644,9 +655,7 @@ ZEND_METHOD(DistLock, restore)
         Z_PARAM_STR(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
-    if (!php_distlock_check_name("DistLock::restore", "Argument #1 ($name)", name)) RETURN_THROWS();
-    if (!php_distlock_check_token("DistLock::restore", "Argument #2 ($token)", token)) RETURN_THROWS();
+    if (!(c = php_distlock_name_token_args(ZEND_THIS, "DistLock::restore", name, token))) RETURN_THROWS();
     php_distlock_client_restore(c, name, token, DL_LEASE_EXCLUSIVE, return_value);
 }
 
@@ -707,17 +716,6 @@ ZEND_METHOD(DistLock, forceRelease)
     RETURN_BOOL(deleted);
 }
 
-/* Parses (string $name, string $token) of release()/refresh() and checks both. */
-static php_distlock_client *name_token_args(zval *this_ptr, const char *func, zend_string *name, zend_string *token)
-{
-    php_distlock_client *c = php_distlock_this_client(this_ptr);
-    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
-        !php_distlock_check_token(func, "Argument #2 ($token)", token)) {
-        return NULL;
-    }
-    return c;
-}
-
 ZEND_METHOD(DistLock, release)
 {
     php_distlock_client *c;
@@ -729,7 +727,7 @@ ZEND_METHOD(DistLock, release)
         Z_PARAM_STR(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = name_token_args(ZEND_THIS, "DistLock::release", name, token))) RETURN_THROWS();
+    if (!(c = php_distlock_name_token_args(ZEND_THIS, "DistLock::release", name, token))) RETURN_THROWS();
     released = php_distlock_client_release_token(c, name, ZSTR_VAL(token), ZSTR_LEN(token));
     if (released < 0) RETURN_THROWS();
     RETURN_BOOL(released);
@@ -754,7 +752,7 @@ ZEND_METHOD(DistLock, refresh)
         Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = name_token_args(ZEND_THIS, "DistLock::refresh", name, token)) ||
+    if (!(c = php_distlock_name_token_args(ZEND_THIS, "DistLock::refresh", name, token)) ||
         !php_distlock_resolve_ttl_wait(c, "DistLock::refresh", 3, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
         RETURN_THROWS();
     }

@@ -163,6 +163,10 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
                                       const zend_string *token, long long permits, long long limit, int64_t ttl_ms,
                                       int64_t wait_us, bool throw_on_timeout, zval *return_value);
+/* The instance, with $name (Argument #1) and $token (Argument #2) checked for
+ * func's messages; NULL after throwing. */
+php_distlock_client *php_distlock_name_token_args(zval *this_ptr, const char *func, zend_string *name,
+                                                  zend_string *token);
 /* Adopts the lease of kind held on name under token (restore(), restoreShared(),
  * restoreExclusive()): a new handle in return_value, or throws
  * (LockLostException when it is not held, ConnectionException). */

@@ -96,8 +96,7 @@ static void kind_restore(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_leas
         Z_PARAM_STR(token)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name(func, "Argument #1 ($name)", name) ||
-        !php_distlock_check_token(func, "Argument #2 ($token)", token) ||
+    if (!(c = php_distlock_name_token_args(ZEND_THIS, func, name, token)) ||
         !offered(c, func, kind == DL_LEASE_PERMITS ? "semaphores are" : "shared locks are", WHY_COUNTED)) {
         RETURN_THROWS();
     }

@@ -25,6 +25,8 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
  */
 class CacheLock extends Lock
 {
+    use RunsThenReleases;
+
     /**
      * @param \DistLock   $client         prefix = Redis prefix + cache prefix
      * @param string      $name           lock name without prefix
@@ -79,14 +81,7 @@ class CacheLock extends Lock
         }
         $lease->detach();
 
-        if (is_callable($callback)) {
-            try {
-                return $callback();
-            } finally {
-                $this->release();
-            }
-        }
-        return true;
+        return $this->runThenRelease($callback);
     }
 
     /**

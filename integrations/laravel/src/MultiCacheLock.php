@@ -20,6 +20,8 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
  */
 class MultiCacheLock
 {
+    use RunsThenReleases;
+
     /** @var list<\DistLock\Lock> the held leases, detached */
     private array $held = [];
 
@@ -102,15 +104,7 @@ class MultiCacheLock
             $lease->detach();
         }
         $this->held = $leases;
-        if (is_callable($callback)) {
-            try {
-                return $callback();
-            } finally {
-                $this->release();
-            }
-        }
-
-        return true;
+        return $this->runThenRelease($callback);
     }
 
     private function lease(): float

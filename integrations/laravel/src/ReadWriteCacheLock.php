@@ -26,6 +26,8 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
  */
 class ReadWriteCacheLock extends Lock
 {
+    use RunsThenReleases;
+
     /**
      * @param \DistLock   $client     prefix = Redis prefix + cache prefix
      * @param string      $name       lock name without prefix
@@ -84,15 +86,7 @@ class ReadWriteCacheLock extends Lock
         }
         $lease->detach();
 
-        if (is_callable($callback)) {
-            try {
-                return $callback();
-            } finally {
-                $this->release();
-            }
-        }
-
-        return true;
+        return $this->runThenRelease($callback);
     }
 
     /**

@@ -349,8 +349,8 @@ final class DistLockStoreTest extends TestCase
     public function testReadLocksAreSharedAcrossProcessesAndTheWriterIsWokenWithoutPolling(): void
     {
         $resource = self::resource('shared');
-        $first = new Worker('holdreadfor', $resource, '0.8');
-        $second = new Worker('holdreadfor', $resource, '1.5');
+        $first = new Worker('holdfor', $resource, '0.8', 'read');
+        $second = new Worker('holdfor', $resource, '1.5', 'read');
         $this->assertSame('held', $first->line());
         $this->assertSame('held', $second->line());
 

@@ -9,9 +9,9 @@ declare(strict_types=1);
  *   hold RESOURCE AUTORELEASE TTL   acquire, print "held SERIALIZED_KEY", end the request
  *   release SERIALIZED_KEY          print "before B", release, print "after B" (B = isAcquired)
  *   refresh SERIALIZED_KEY TTL      refresh to TTL seconds, print "refreshed B"
- *   holdfor RESOURCE SECONDS        acquire, print "held", sleep, print "releasing NS", release
+ *   holdfor RESOURCE SECONDS [read] acquire (a read lock with "read"), print "held", sleep,
+ *                                   print "releasing NS", release
  *   rmw RESOURCE FILE N             N times: acquire(true), read FILE, +1, write FILE, release
- *   holdreadfor RESOURCE SECONDS    as holdfor, with a read lock
  * symfony/semaphore over DistLockSemaphoreStore:
  *   semhold RESOURCE LIMIT TTL      acquire 1 permit, print "held SERIALIZED_KEY", sleep 60 s
  *   semrelease SERIALIZED_KEY       print "before B", release, print "after B" (B = isAcquired)
@@ -60,19 +60,7 @@ switch ($op) {
 
     case 'holdfor':
         $lock = $factory->createLock($argv[2], 30.0, false);
-        if (!$lock->acquire()) {
-            exit(2);
-        }
-        echo "held\n";
-        usleep((int) ((float) $argv[3] * 1e6));
-        echo 'releasing ', hrtime(true), "\n";
-        $lock->release();
-        break;
-
-    case 'holdreadfor':
-        // a read lock held for argv[3] seconds, then released
-        $lock = $factory->createLock($argv[2], 30.0, false);
-        if (!$lock->acquireRead()) {
+        if (!(($argv[4] ?? '') === 'read' ? $lock->acquireRead() : $lock->acquire())) {
             exit(2);
         }
         echo "held\n";
