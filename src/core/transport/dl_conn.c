@@ -33,6 +33,9 @@ struct dl_conn {
     unsigned long calls;   /* calls completed on ctx (0: fresh) */
     dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
     unsigned caps;         /* DL_CAP_* of the server of ctx; 0: not asked yet */
+    unsigned caps_kept;    /* caps of a connection we dropped ourselves at a wait's deadline
+                            * (await_input): the server did not go away, so the reconnect to
+                            * the same address takes them instead of asking HELLO again; 0: none */
 #ifdef DL_HAVE_TLS
     dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
 #endif
@@ -87,6 +90,7 @@ void dl_conn_close(dl_conn_t *c)
     }
     c->calls = 0;
     c->caps = 0;   /* a new connection may reach another server (failover, restart) */
+    c->caps_kept = 0;
     c->connecting = 0;
     c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
 }
@@ -378,7 +382,8 @@ static int conn_connect_start(void *impl)
     }
     c->pid = dl_proc_pid();
     c->calls = 0;
-    c->caps = 0;
+    c->caps = c->caps_kept;
+    c->caps_kept = 0;
     c->connecting = 1;
     c->connect_deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
     return c->ctx->fd;
@@ -526,7 +531,13 @@ static dl_status_t conn_set_address(dl_conn_t *c, const char *host, int port, dl
 static dl_status_t conn_open(dl_conn_t *c, dl_error_t *err)
 {
     int64_t deadline_ns;
-    if (!c->resolve) return conn_open_once(c, NULL, err);
+    if (!c->resolve) {
+        unsigned kept = c->caps_kept;
+        dl_status_t st = conn_open_once(c, NULL, err);
+        if (st == DL_OK) c->caps = kept;
+        c->caps_kept = 0;
+        return st;
+    }
     deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
     for (;;) {
         char host[256];
@@ -581,6 +592,7 @@ static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *du
 {
     struct pollfd pfd;
     int rc;
+    unsigned caps;
     if (c->cfg.tls || c->ctx->reader->pos < c->ctx->reader->len) return DL_OK;
     pfd.fd = c->ctx->fd;
     pfd.events = POLLIN;
@@ -596,7 +608,13 @@ static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *du
     if (rc > 0) return DL_OK;   /* readable, or an error/close that the read reports */
     dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
                  c->endpoint, c->read_timeout_us / 1e6, during);
+    caps = c->caps;
     dl_conn_close(c);
+    /* A wait that ends at its deadline (the usual end of a wait) drops a healthy
+     * connection: the reconnect for its cancel reaches the same server, which
+     * need not be asked again what it is (one request less). With a resolver
+     * the next connect may reach another node: it asks. */
+    if (!c->resolve) c->caps_kept = caps;
     return DL_ERR_TIMEOUT;
 }
 
