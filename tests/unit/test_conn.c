@@ -1426,6 +1426,58 @@ static void test_semaphore_dead_holder_returns_permits(void **state)
     dl_conn_free(c);
 }
 
+/* Holders of several permits: their permits beyond one are counted in P
+ * ("+"), so a dead one's are freed at its lease end like a single permit; a
+ * release that does not know its permits (a restored handle: 0) reads them;
+ * nothing is left behind. */
+static void test_semaphore_multi_permit_holders(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *dead, *big, *one, *all;
+    dl_error_t err;
+    long long holders, used;
+    int released;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    dead = sem_lease("sem5", 3, 5, 300);
+    big = sem_lease("sem5", 2, 5, 10000);
+    one = sem_lease("sem5", 1, 5, 10000);
+    all = sem_lease("sem5", 5, 5, 10000);
+    wipe(c, dead, NULL, 0);
+    assert_int_equal(sem_try(&t, dead), 1);
+    assert_int_equal(sem_try(&t, big), 1);
+    assert_int_equal(sem_try(&t, one), 0);   /* 3 + 2 + 1 > 5 */
+    sem_usage(&t, big, &holders, &used);
+    assert_int_equal(holders, 2);
+    assert_int_equal(used, 5);
+    dl_clock_sleep_us(400000);               /* dead's lease ends: its 3 permits are free */
+    sem_usage(&t, big, &holders, &used);
+    assert_int_equal(used, 2);
+    assert_int_equal(sem_try(&t, one), 1);   /* 2 + 1 <= 5, and dead's count is dropped */
+    assert_int_equal(sem_try(&t, all), 0);
+    big->permits = 0;                        /* as restored: the release reads its permits */
+    assert_int_equal(dl_lock_release(&t, big, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    sem_usage(&t, one, &holders, &used);
+    assert_int_equal(holders, 1);
+    assert_int_equal(used, 1);
+    assert_int_equal(dl_lock_release(&t, one, &released, &err), DL_OK);
+    assert_int_equal(sem_try(&t, all), 1);   /* every permit free again */
+    assert_int_equal(dl_lock_release(&t, all, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, all, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(dead);
+    dl_lease_free(big);
+    dl_lease_free(one);
+    dl_lease_free(all);
+    dl_conn_free(c);
+}
+
 /* A waiter blocked on a full semaphore wakes on a release (about one round
  * trip), not at the holder's lease end; a waiter that gives up leaves nothing. */
 static void test_semaphore_waiter_woken_by_release(void **state)
@@ -1971,6 +2023,7 @@ int main(void)
         cmocka_unit_test(test_fair_dead_waiter_skipped),
         cmocka_unit_test(test_semaphore_permits_real),
         cmocka_unit_test(test_semaphore_dead_holder_returns_permits),
+        cmocka_unit_test(test_semaphore_multi_permit_holders),
         cmocka_unit_test(test_semaphore_waiter_woken_by_release),
         cmocka_unit_test(test_rw_shared_and_exclusive_real),
         cmocka_unit_test(test_rw_waiting_writer_not_starved),

@@ -26,7 +26,8 @@
  *                       (a mutex; fair mode and fencing are options of it)
  *   DL_LEASE_PERMITS    `permits` of the name's `limit` permits (a counting
  *                       semaphore): K is a ZSET owner token -> lease end (server
- *                       ms) and P a HASH owner token -> permits held, so every
+ *                       ms) and P a HASH owner token -> permits held (only
+ *                       holders of more than one; "+" sums their extra), so every
  *                       holder has its own lease and a dead holder's permits
  *                       come back when its lease ends
  *   DL_LEASE_SHARED     a shared lease on a name with shared and exclusive
@@ -58,7 +59,7 @@ typedef struct dl_lease {
     size_t queue_key_len;
     char *alive_key;          /* FA <key>{<key>}:alive      fair waiters' liveness */
     size_t alive_key_len;
-    char *permits_key;        /* P  <key>{<key>}:permits    a semaphore's permits per holder */
+    char *permits_key;        /* P  <key>{<key>}:permits    a semaphore's holders of more than one permit */
     size_t permits_key_len;
     char *readers_key;        /* R  <key>{<key>}:readers    shared holders (SHARED, WRITE) */
     size_t readers_key_len;

@@ -206,11 +206,13 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, l->permits);
         add_num(sc, l->limit);
         add_num(sc, waiting ? DL_WAITERS_TTL_MS : 0);
+        add_num(sc, ttl_ms + 1);
         break;
     case DL_SHAPE_SEM_RELEASE:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, permits_key);
         ADD_KEY(sc, l, token);
         add_num(sc, DL_WAKE_TTL_MS);
+        add_num(sc, l->permits);   /* 0 after a restore: the script reads them */
         break;
     case DL_SHAPE_SEM_REFRESH:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);

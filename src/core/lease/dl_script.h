@@ -96,7 +96,7 @@ typedef struct dl_script_call {
     size_t argvlen[16];
     int argc;
     int nums;
-    char num[4][24];
+    char num[5][24];
 } dl_script_call_t;
 
 /*

@@ -189,77 +189,100 @@
 /*
  * ---- the counting semaphore (DL_LEASE_PERMITS) ----
  *
- * K is a ZSET owner token -> lease end (server ms), P a HASH owner token ->
- * permits held; W and Q are the wake list and the waiters as for the mutex.
- * Expired holders are dropped (their permits freed) by the next acquire: a
- * waiter blocks no longer than the earliest lease end (+1 ms), so a dead
- * holder's permits serve a waiter when its lease ends, never later. K and P
- * expire with the longest lease, so an idle semaphore leaves nothing behind.
+ * K is a ZSET owner token -> lease end (server ms), one member per holder. P is
+ * a HASH of the holders of more than one permit only: owner token -> permits
+ * held, and the field "+" = the sum of their permits beyond one each; so the
+ * permits used are ZCARD K + P["+"], and a semaphore whose holders take one
+ * permit each (the usual case) never touches P. W and Q are the wake list and
+ * the waiters as for the mutex. Expired holders are dropped (their permits
+ * freed) by the next acquire: a waiter blocks no longer than the earliest lease
+ * end (+1 ms), so a dead holder's permits serve a waiter when its lease ends,
+ * never later. K (and P) live at least as long as the longest lease, so an
+ * idle semaphore leaves nothing behind. The scripts keep redis.call in a local
+ * and pass Redis the strings they were given where they can: every Lua number
+ * handed to Redis is printed with snprintf("%.17g"), the costliest step of a
+ * short script (measured with callgrind: docs/primitives.md, "Server cost").
  */
 
-/* Lua: drop the holders whose lease ended (K, P); used by the acquire. */
-#define DL_LUA_SEM_PRUNE \
-    "local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now) " \
-    "for _, g in ipairs(gone) do redis.call('HDEL', KEYS[2], g) end " \
-    "if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end "
-
-/* Lua: K and P live as long as the longest lease. */
-#define DL_LUA_SEM_KEEP \
-    "local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2] " \
-    "if last then local keep = tonumber(last) - now + 1 " \
-        "redis.call('PEXPIRE', KEYS[1], keep) redis.call('PEXPIRE', KEYS[2], keep) end "
+/* Lua: `now` = server ms, from TIME. */
+#define DL_LUA_SEM_NOW "local t = call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
 
 /*
  * Semaphore acquire. KEYS K P Q W; ARGV token, ttl ms, permits, limit, waiter
- * window ms ("0": not waiting). Granted when the live holders' permits plus
+ * window ms ("0": not waiting), ttl + 1 ms (K's TTL when ours is the longest
+ * lease: the 1 ms covers a lease that began late in the ms). Granted when the live holders' permits plus
  * ours fit the limit: returns {1, 0} (a waiter granted leaves Q, and the last
- * one out removes W: a wake token left there would outlive its use). Else, when waiting, enters Q as a
- * mutex waiter does, and returns {0, ms until the earliest lease ends} (-1:
- * no holder, the limit is below our permits).
+ * one out removes W: a wake token left there would outlive its use). Else,
+ * when waiting, enters Q as a mutex waiter does, and returns {0, ms until the
+ * earliest lease ends} (-1: no holder, the limit is below our permits). A
+ * token that holds permits already (restored, then asked again) keeps one
+ * entry: its permits are replaced by the new ones.
  */
 #define DL_SCRIPT_SEM_ACQUIRE \
-    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
-    DL_LUA_SEM_PRUNE \
-    "local used = 0 " \
-    "for _, v in ipairs(redis.call('HVALS', KEYS[2])) do used = used + tonumber(v) end " \
-    "if used + tonumber(ARGV[3]) <= tonumber(ARGV[4]) then " \
-        "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) " \
-        "redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) " \
-        DL_LUA_SEM_KEEP \
-        "if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) " \
-            "if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[4]) end end " \
+    "local call = redis.call " DL_LUA_SEM_NOW \
+    "local k, ttl = tonumber(ARGV[3]), tonumber(ARGV[2]) " \
+    "local extra = tonumber(call('HGET', KEYS[2], '+') or '0') " \
+    "if extra > 0 then " \
+        "for _, g in ipairs(call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do " \
+            "local e = call('HGET', KEYS[2], g) " \
+            "if e then extra = extra - e + 1 call('HDEL', KEYS[2], g) end " \
+        "end " \
+        "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end " \
+    "end " \
+    "call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) " \
+    "local n, was = call('ZCARD', KEYS[1]), extra " \
+    "if n + extra + k <= tonumber(ARGV[4]) then " \
+        "local keep = n > 0 and call('PTTL', KEYS[1]) or 0 " \
+        "if call('ZADD', KEYS[1], now + ttl, ARGV[1]) == 0 then " \
+            "local old = call('HGET', KEYS[2], ARGV[1]) " \
+            "if old then extra = extra - old + 1 call('HDEL', KEYS[2], ARGV[1]) end " \
+        "end " \
+        "if k > 1 then extra = extra + k - 1 call('HSET', KEYS[2], ARGV[1], ARGV[3]) end " \
+        "if extra ~= was then " \
+            "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end end " \
+        "if keep <= ttl then keep = ttl + 1 call('PEXPIRE', KEYS[1], ARGV[6]) end " \
+        "if extra > 0 then call('PEXPIRE', KEYS[2], keep) end " \
+        "if ARGV[5] ~= '0' then call('ZREM', KEYS[3], ARGV[1]) " \
+            "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
         "return {1, 0} " \
     "end " \
     "if ARGV[5] ~= '0' then " \
         "local w = tonumber(ARGV[5]) " \
-        "redis.call('ZADD', KEYS[3], now + w, ARGV[1]) " \
-        "if redis.call('PTTL', KEYS[3]) < w then redis.call('PEXPIRE', KEYS[3], w) end " \
+        "call('ZADD', KEYS[3], now + w, ARGV[1]) " \
+        "if call('PTTL', KEYS[3]) < w then call('PEXPIRE', KEYS[3], ARGV[5]) end " \
     "end " \
-    "local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] " \
-    "if first then return {0, tonumber(first) - now} end " \
+    "local first = call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] " \
+    "if first then return {0, first - now} end " \
     "return {0, -1}"
 
 /*
- * Semaphore release. KEYS K W Q P; ARGV token, wake list TTL ms. Returns 1
+ * Semaphore release. KEYS K W Q P; ARGV token, wake list TTL ms, the permits
+ * the lease took ("0": not known, as after a restore: read from P). Returns 1
  * when our lease was live and is gone now, -1 when we held nothing (never
  * granted, released already, or its lease ended: its permits were free from
  * then on). Wakes as many live waiters as permits it frees: one wake token
  * each on W, which holds at most one per live waiter.
  */
 #define DL_SCRIPT_SEM_RELEASE \
-    "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
+    "local call = redis.call " \
+    "local s = call('ZSCORE', KEYS[1], ARGV[1]) " \
     "if not s then return -1 end " \
-    "local k = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or '1') " \
-    "redis.call('ZREM', KEYS[1], ARGV[1]) redis.call('HDEL', KEYS[4], ARGV[1]) " \
-    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "call('ZREM', KEYS[1], ARGV[1]) " \
+    "local k = 1 " \
+    "if ARGV[3] ~= '1' then " \
+        "local e = call('HGET', KEYS[4], ARGV[1]) " \
+        "if e then k = tonumber(e) call('HDEL', KEYS[4], ARGV[1]) " \
+            "if call('HINCRBY', KEYS[4], '+', 1 - k) <= 0 then call('HDEL', KEYS[4], '+') end end " \
+    "end " \
+    DL_LUA_SEM_NOW \
     "if tonumber(s) <= now then return -1 end " \
-    "if redis.call('EXISTS', KEYS[3]) == 1 then " \
-        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) " \
-        "local n = math.min(redis.call('ZCARD', KEYS[3]), k) " \
+    "if call('EXISTS', KEYS[3]) == 1 then " \
+        "call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) " \
+        "local n = math.min(call('ZCARD', KEYS[3]), k) " \
         "if n > 0 then " \
-            "for i = 1, n do redis.call('RPUSH', KEYS[2], '1') end " \
-            "redis.call('LTRIM', KEYS[2], 0, redis.call('ZCARD', KEYS[3]) - 1) " \
-            "redis.call('PEXPIRE', KEYS[2], ARGV[2]) " \
+            "for i = 1, n do call('RPUSH', KEYS[2], '1') end " \
+            "call('LTRIM', KEYS[2], 0, call('ZCARD', KEYS[3]) - 1) " \
+            "call('PEXPIRE', KEYS[2], ARGV[2]) " \
         "end " \
     "end " \
     "return 1"
@@ -280,13 +303,19 @@
     "redis.call('PEXPIRE', KEYS[3], ARGV[2]) " \
     "return 1"
 
-/* Semaphore refresh. KEYS K P; ARGV token, ttl ms. 1 when our lease was live and now ends ttl ms from now, else 0. */
+/*
+ * Semaphore refresh. KEYS K P; ARGV token, ttl ms. 1 when our lease was live
+ * and now ends ttl ms from now, else 0. K and P are made to live at least as
+ * long as the new lease.
+ */
 #define DL_SCRIPT_SEM_REFRESH \
-    "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
-    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local call = redis.call " \
+    "local s = call('ZSCORE', KEYS[1], ARGV[1]) " \
+    DL_LUA_SEM_NOW \
     "if not s or tonumber(s) <= now then return 0 end " \
-    "redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1]) " \
-    DL_LUA_SEM_KEEP \
+    "local ttl = tonumber(ARGV[2]) " \
+    "call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[1]) " \
+    "if call('PTTL', KEYS[1]) <= ttl then call('PEXPIRE', KEYS[1], ttl + 1) call('PEXPIRE', KEYS[2], ttl + 1) end " \
     "return 1"
 
 /* Semaphore status. KEYS K; ARGV token. The ms left of our lease if live, -3 if not (as DL_SCRIPT_STATUS). */
@@ -303,8 +332,10 @@
 #define DL_SCRIPT_SEM_USAGE \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
     "local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf') " \
-    "local used = 0 " \
-    "for _, h in ipairs(live) do used = used + tonumber(redis.call('HGET', KEYS[2], h) or '0') end " \
+    "local used = #live " \
+    "if redis.call('HEXISTS', KEYS[2], '+') == 1 then " \
+        "for _, h in ipairs(live) do used = used + tonumber(redis.call('HGET', KEYS[2], h) or '1') - 1 end " \
+    "end " \
     "return {#live, used}"
 
 /*
@@ -537,12 +568,12 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "0055a92bdb3d8661ad67121d044b703aa1453243"
-#define DL_SCRIPT_SEM_RELEASE_SHA "d637f3e339536d63d2aa62995b40f61def2c3102"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "9d9843f49ccac17a232d1073ecb8676f0bd6bfe9"
+#define DL_SCRIPT_SEM_RELEASE_SHA "787a7f6207ee04177ed7917a6226fd283de756ce"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
-#define DL_SCRIPT_SEM_REFRESH_SHA "f9c2d0a5fe341002dee14ffe3d6a90f2debd6b00"
+#define DL_SCRIPT_SEM_REFRESH_SHA "f51bd911491db202d527b7d127d58b98ad081093"
 #define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
-#define DL_SCRIPT_SEM_USAGE_SHA "23d862401154cc9bb9a5ee3aa6041dad14ecd30c"
+#define DL_SCRIPT_SEM_USAGE_SHA "79c62c5ad07dddb1fd811844d9344cea47af8742"
 #define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "1e88fe3ab9cb924b4c2efa08cd63044258ca9966"
 #define DL_SCRIPT_RW_WRITE_RELEASE_SHA "2896a1d8a9bb9ca0672211338c597c6dd48a8a9e"
 #define DL_SCRIPT_RW_WRITE_CANCEL_SHA "136428bb1736ecfed8f056d08f83bad7e8d5f091"
