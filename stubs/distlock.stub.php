@@ -232,6 +232,23 @@ namespace {
         public function tryLockAll(array $names, ?float $ttl = null): ?array {}
 
         /**
+         * Releases several handles of this instance at once, each as its release() would
+         * (a lease shared by an outer handle stays held; a handle of another process, lost
+         * or released already counts 0), the leases in one pipelined round trip: the
+         * release of a lockAll() multi-lock costs what one lock's costs. Any kind of
+         * handle (locks, shared and exclusive leases, permits), any topology.
+         *
+         * @param array $locks DistLock\Lock handles acquired through this instance (a list;
+         *   the same handle twice is released once)
+         * @return int how many handles were released (release() would have returned true)
+         * @throws \DistLock\ConnectionException on network errors (every handle is kept:
+         *   a later release, its destruction or the request's end tries again)
+         * @throws \TypeError for an element that is not a DistLock\Lock
+         * @throws \ValueError for a handle of another DistLock instance
+         */
+        public function releaseAll(array $locks): int {}
+
+        /**
          * lock(), then $callback($lock), then release in all cases (also when the
          * callback throws, which is rethrown). The release is written without waiting for
          * its reply (option defer_release), which is read before this instance's next

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 51ca92d690439d7d9f36b45cfcca9a137446beb9 */
+ * Stub hash: 04e6ed00d52480ee4b4338e24d0a583af072cdc7 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -62,6 +62,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_tryLockAll, 0, 1, IS_ARRAY, 1)
 	ZEND_ARG_TYPE_INFO(0, names, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_DOUBLE, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_releaseAll, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, locks, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_synchronized, 0, 2, IS_MIXED, 0)
@@ -151,6 +155,7 @@ ZEND_METHOD(DistLock, restorePermits);
 ZEND_METHOD(DistLock, permits);
 ZEND_METHOD(DistLock, lockAll);
 ZEND_METHOD(DistLock, tryLockAll);
+ZEND_METHOD(DistLock, releaseAll);
 ZEND_METHOD(DistLock, synchronized);
 ZEND_METHOD(DistLock, restore);
 ZEND_METHOD(DistLock, restoreShared);
@@ -190,6 +195,7 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, permits, arginfo_class_DistLock_permits, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, lockAll, arginfo_class_DistLock_lockAll, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, tryLockAll, arginfo_class_DistLock_tryLockAll, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistLock, releaseAll, arginfo_class_DistLock_releaseAll, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, synchronized, arginfo_class_DistLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, restore, arginfo_class_DistLock_restore, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, restoreShared, arginfo_class_DistLock_restoreShared, ZEND_ACC_PUBLIC)

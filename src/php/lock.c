@@ -51,6 +51,38 @@ static void deferred_release_done(int released, dl_status_t st)
     else DISTLOCK_G(stats).lost++;
 }
 
+/* The part of a release that needs no server: a handle not acting (inactive,
+ * lost, another process: 0), a detached lease at scope end (0), or an outer
+ * handle still sharing the lease (1). Returns 1 when settled so, *result set;
+ * 0 when the lease must be released on the server. */
+static int release_settled_here(php_distlock_lock *l, bool implicit, int *result)
+{
+    php_distlock_held *h = l->held;
+    *result = 0;
+    if (!l->active) return 1;
+    /* A detached lease is released only explicitly (release()), never by scope or synchronized(). */
+    if ((implicit && h->detached) || !usable(l)) {
+        end_share(l);
+        return 1;
+    }
+    /* A detached lease belongs to its token: any handle's release() releases it. */
+    if (h->handles > 1 && !h->detached) {
+        end_share(l);  /* an outer handle still holds the lease */
+        *result = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Counts a server release's outcome and ends the handle's share. */
+static void release_done(php_distlock_lock *l, int released)
+{
+    if (released) DISTLOCK_G(stats).released++;
+    else DISTLOCK_G(stats).lost++;
+    php_distlock_registry_forget(l->owner, l->held);
+    end_share(l);
+}
+
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 {
     php_distlock_held *h = l->held;
@@ -58,21 +90,7 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
     dl_status_t st;
     int released = 0;
 
-    if (!l->active) return 0;
-    /* A detached lease is released only explicitly (release()), never by scope or synchronized(). */
-    if (implicit && h->detached) {
-        end_share(l);
-        return 0;
-    }
-    if (!usable(l)) {
-        end_share(l);
-        return 0;
-    }
-    /* A detached lease belongs to its token: any handle's release() releases it. */
-    if (h->handles > 1 && !h->detached) {
-        end_share(l);  /* an outer handle still holds the lease */
-        return 1;
-    }
+    if (release_settled_here(l, implicit, &released)) return released;
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
@@ -90,14 +108,51 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
             return -1;
         }
         DISTLOCK_G(stats).connection_errors++;
-    } else if (released) {
-        DISTLOCK_G(stats).released++;
-    } else {
-        DISTLOCK_G(stats).lost++;
+        released = 0;
+        php_distlock_registry_forget(l->owner, h);
+        end_share(l);
+        return 0;
     }
-    php_distlock_registry_forget(l->owner, h);
-    end_share(l);
+    release_done(l, released);
     return released;
+}
+
+zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lock **locks, uint32_t n)
+{
+    dl_lease_t **leases = safe_emalloc(n, sizeof(*leases), 0);
+    php_distlock_lock **sent = safe_emalloc(n, sizeof(*sent), 0);
+    int *released = safe_emalloc(n, sizeof(*released), 0);
+    zend_long count = 0;
+    uint32_t i, m = 0;
+    dl_error_t err;
+    int r;
+
+    for (i = 0; i < n; i++) {
+        if (release_settled_here(locks[i], false, &r)) {
+            count += r;
+            continue;
+        }
+        /* Inactive until the reply: the same handle twice in the list is sent once. */
+        locks[i]->active = false;
+        sent[m] = locks[i];
+        leases[m++] = locks[i]->held->lease;
+    }
+    if (m > 0 && dl_target_release_many(c->target, m, leases, released, &err) != DL_OK) {
+        /* Keep the handles: a later release, the destructors or request end retry. */
+        for (i = 0; i < m; i++) sent[i]->active = true;
+        php_distlock_throw(&err);
+        count = -1;
+    } else {
+        for (i = 0; i < m; i++) {
+            sent[i]->active = true;
+            release_done(sent[i], released[i]);
+            count += released[i] != 0;
+        }
+    }
+    efree(leases);
+    efree(sent);
+    efree(released);
+    return count;
 }
 
 /* Reads ownership and PTTL; marks the lease lost when it is not ours.

@@ -250,6 +250,12 @@ zend_long php_distlock_release_all(void);
  * Returns 1 released (or deferred), 0 not ours / already released, -1 after throwing. */
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit);
 
+/* Releases the handles locks[0..n) of c as release() does one, the leases that
+ * need the server in one pipelined round trip (dl_target_release_many).
+ * Returns how many were released (release() true), or -1 after throwing (a
+ * transport error: every handle is kept, as release() keeps its own). */
+zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lock **locks, uint32_t n);
+
 /* Creates a Lock handle on held (taking one reference on held and one on c). */
 void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held);
 

@@ -272,6 +272,43 @@ ZEND_METHOD(DistLock, tryLockAll)
     all_method(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::tryLockAll", false);
 }
 
+ZEND_METHOD(DistLock, releaseAll)
+{
+    php_distlock_client *c;
+    php_distlock_lock **locks;
+    HashTable *list;
+    zend_long released;
+    uint32_t n = 0;
+    zval *v;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_ARRAY_HT(list)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
+    ZEND_HASH_FOREACH_VAL(list, v) {
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) != IS_OBJECT || !instanceof_function(Z_OBJCE_P(v), distlock_ce_Lock)) {
+            zend_argument_type_error(1, "must contain only DistLock\\Lock handles, %s given", zend_zval_type_name(v));
+            RETURN_THROWS();
+        }
+        if (php_distlock_lock_from(Z_OBJ_P(v))->owner != c) {
+            zend_argument_value_error(1, "must contain only handles acquired through this DistLock instance");
+            RETURN_THROWS();
+        }
+    } ZEND_HASH_FOREACH_END();
+    if (zend_hash_num_elements(list) == 0) RETURN_LONG(0);
+    locks = safe_emalloc(zend_hash_num_elements(list), sizeof(*locks), 0);
+    ZEND_HASH_FOREACH_VAL(list, v) {
+        ZVAL_DEREF(v);
+        locks[n++] = php_distlock_lock_from(Z_OBJ_P(v));
+    } ZEND_HASH_FOREACH_END();
+    released = php_distlock_lock_release_many(c, locks, n);
+    efree(locks);
+    if (released < 0) RETURN_THROWS();
+    RETURN_LONG(released);
+}
+
 ZEND_METHOD(DistLock, restorePermits)
 {
     kind_restore(INTERNAL_FUNCTION_PARAM_PASSTHRU, "DistLock::restorePermits", DL_LEASE_PERMITS);

@@ -71,6 +71,7 @@ owner(string $name): ?string
 permits(string $name): array
 refresh(string $name, string $token, ?float $ttl?): bool
 release(string $name, string $token): bool
+releaseAll(array $locks): int
 restore(string $name, string $token): DistLock\Lock
 restoreExclusive(string $name, string $token): DistLock\Lock
 restorePermits(string $name, string $token): DistLock\Lock
