@@ -63,8 +63,8 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acqu
     return st;
 }
 
-/* One attempt by the (fair) acquire script: {1, fence} when granted, {0,
- * holder's PTTL} when not; when waiting, the script also registers us as a
+/* One attempt by the kind's acquire script: {1, fence} (the semaphore's: 1)
+ * when granted, {0, holder's PTTL} when not; when waiting, the script also registers us as a
  * waiter (so the holder's release wakes or hands over to us). */
 static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int waiting, int *acquired,
                               int64_t *holder_pttl_ms, dl_error_t *err)
@@ -82,7 +82,10 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
         st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
     }
     if (st == DL_OK) {
-        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
+        if (lease->kind == DL_LEASE_PERMITS && r.type == DL_REPLY_INTEGER && r.integer == 1) {
+            *acquired = 1;   /* the semaphore's grant: no fencing token, no table to build */
+            lease->fence = 0;
+        } else if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
             r.element[1].type == DL_REPLY_INTEGER) {
             *acquired = r.element[0].integer == 1;
             if (*acquired) lease->fence = r.element[1].integer;

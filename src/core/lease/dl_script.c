@@ -200,16 +200,22 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, waiting ? DL_FAIR_ALIVE_MS : 0);
         break;
     case DL_SHAPE_SEM_ACQUIRE:
-        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key);
+        /* A try sends K P only (each element costs the server a Lua string). */
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);
+        if (waiting) { ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, wake_key); }
+        else sc->argv[2] = "2";
         ADD_KEY(sc, l, token);
         add_num(sc, ttl_ms);
         add_num(sc, l->permits);
         add_num(sc, l->limit);
-        add_num(sc, waiting ? DL_WAITERS_TTL_MS : 0);
         add_num(sc, ttl_ms + 1);
+        if (waiting) add_num(sc, DL_WAITERS_TTL_MS);
         break;
     case DL_SHAPE_SEM_RELEASE:
-        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, permits_key);
+        /* P only when the lease may hold more than one permit. */
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);
+        if (l->permits != 1) ADD_KEY(sc, l, permits_key);
+        else sc->argv[2] = "3";
         ADD_KEY(sc, l, token);
         add_num(sc, DL_WAKE_TTL_MS);
         add_num(sc, l->permits);   /* 0 after a restore: the script reads them */

@@ -208,15 +208,17 @@
 #define DL_LUA_SEM_NOW "local t = call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
 
 /*
- * Semaphore acquire. KEYS K P Q W; ARGV token, ttl ms, permits, limit, waiter
- * window ms ("0": not waiting), ttl + 1 ms (K's TTL when ours is the longest
- * lease: the 1 ms covers a lease that began late in the ms). Granted when the live holders' permits plus
- * ours fit the limit: returns {1, 0} (a waiter granted leaves Q, and the last
- * one out removes W: a wake token left there would outlive its use). Else,
- * when waiting, enters Q as a mutex waiter does, and returns {0, ms until the
- * earliest lease ends} (-1: no holder, the limit is below our permits). A
- * token that holds permits already (restored, then asked again) keeps one
- * entry: its permits are replaced by the new ones.
+ * Semaphore acquire. KEYS K P, and Q W when waiting; ARGV token, ttl ms,
+ * permits, limit, ttl + 1 ms (K's TTL when ours is the longest lease: the
+ * 1 ms covers a lease that began late in the ms), and when waiting the waiter
+ * window ms. Granted when the live holders' permits plus ours fit the limit:
+ * returns 1 (a waiter granted leaves Q, and the last one out removes W: a
+ * wake token left there would outlive its use). Else, when waiting, enters Q
+ * as a mutex waiter does; returns {0, ms until the earliest lease ends} (-1:
+ * no holder, the limit is below our permits). A token that holds permits
+ * already (restored, then asked again) keeps one entry: its permits are
+ * replaced by the new ones. A try (not waiting) sends two keys, not four:
+ * each KEYS/ARGV element costs the server a Lua string.
  */
 #define DL_SCRIPT_SEM_ACQUIRE \
     "local call = redis.call " DL_LUA_SEM_NOW \
@@ -240,28 +242,29 @@
         "if k > 1 then extra = extra + k - 1 call('HSET', KEYS[2], ARGV[1], ARGV[3]) end " \
         "if extra ~= was then " \
             "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end end " \
-        "if keep <= ttl then keep = ttl + 1 call('PEXPIRE', KEYS[1], ARGV[6]) end " \
+        "if keep <= ttl then keep = ttl + 1 call('PEXPIRE', KEYS[1], ARGV[5]) end " \
         "if extra > 0 then call('PEXPIRE', KEYS[2], keep) end " \
-        "if ARGV[5] ~= '0' then call('ZREM', KEYS[3], ARGV[1]) " \
+        "if ARGV[6] then call('ZREM', KEYS[3], ARGV[1]) " \
             "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
-        "return {1, 0} " \
+        "return 1 " \
     "end " \
-    "if ARGV[5] ~= '0' then " \
-        "local w = tonumber(ARGV[5]) " \
+    "if ARGV[6] then " \
+        "local w = tonumber(ARGV[6]) " \
         "call('ZADD', KEYS[3], now + w, ARGV[1]) " \
-        "if call('PTTL', KEYS[3]) < w then call('PEXPIRE', KEYS[3], ARGV[5]) end " \
+        "if call('PTTL', KEYS[3]) < w then call('PEXPIRE', KEYS[3], ARGV[6]) end " \
     "end " \
     "local first = call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] " \
     "if first then return {0, first - now} end " \
     "return {0, -1}"
 
 /*
- * Semaphore release. KEYS K W Q P; ARGV token, wake list TTL ms, the permits
- * the lease took ("0": not known, as after a restore: read from P). Returns 1
- * when our lease was live and is gone now, -1 when we held nothing (never
- * granted, released already, or its lease ended: its permits were free from
- * then on). Wakes as many live waiters as permits it frees: one wake token
- * each on W, which holds at most one per live waiter.
+ * Semaphore release. KEYS K W Q, and P unless the lease took one permit;
+ * ARGV token, wake list TTL ms, the permits the lease took ("0": not known, as
+ * after a restore: read from P). Returns 1 when our lease was live and is gone
+ * now, -1 when we held nothing (never granted, released already, or its lease
+ * ended: its permits were free from then on). Wakes as many live waiters as
+ * permits it frees: one wake token each on W, which holds at most one per
+ * live waiter.
  */
 #define DL_SCRIPT_SEM_RELEASE \
     "local call = redis.call " \
@@ -274,9 +277,10 @@
         "if e then k = tonumber(e) call('HDEL', KEYS[4], ARGV[1]) " \
             "if call('HINCRBY', KEYS[4], '+', 1 - k) <= 0 then call('HDEL', KEYS[4], '+') end end " \
     "end " \
-    DL_LUA_SEM_NOW \
-    "if tonumber(s) <= now then return -1 end " \
+    "local t = call('TIME') " \
+    "if s + 0 <= t[1] * 1000 + t[2] / 1000 then return -1 end " \
     "if call('EXISTS', KEYS[3]) == 1 then " \
+        "local now = t[1] * 1000 + math.floor(t[2] / 1000) " \
         "call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) " \
         "local n = math.min(call('ZCARD', KEYS[3]), k) " \
         "if n > 0 then " \
@@ -568,8 +572,8 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "9d9843f49ccac17a232d1073ecb8676f0bd6bfe9"
-#define DL_SCRIPT_SEM_RELEASE_SHA "787a7f6207ee04177ed7917a6226fd283de756ce"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "ec2121e1748b3004fb84f7689e0b95918e9f5075"
+#define DL_SCRIPT_SEM_RELEASE_SHA "a12febcbaec537c605a3a4fd697b5202f4fa809e"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
 #define DL_SCRIPT_SEM_REFRESH_SHA "f51bd911491db202d527b7d127d58b98ad081093"
 #define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
