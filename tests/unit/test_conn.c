@@ -532,6 +532,7 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_RW_PROMOTE, DL_SCRIPT_RW_PROMOTE_SHA},
         {DL_SCRIPT_RW_DEMOTE, DL_SCRIPT_RW_DEMOTE_SHA},
         {DL_SCRIPT_MULTI_ACQUIRE, DL_SCRIPT_MULTI_ACQUIRE_SHA},
+        {DL_SCRIPT_MULTI_RELEASE, DL_SCRIPT_MULTI_RELEASE_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -551,7 +552,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 26);   /* every script of dl_scripts.h */
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 27);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 
@@ -1858,6 +1859,62 @@ static void test_multi_all_or_none_real(void **state)
     dl_conn_free(c);
 }
 
+/* One script releases several mutex leases: each compare-and-deleted on its
+ * own (one held by another owner and one gone report 0 and are left alone),
+ * a waiter of a released name woken; other kinds and fewer than 2 refused. */
+static void test_multi_release_real(void **state)
+{
+    static const char *const names[4] = {"mrA", "mrB", "mrC", "mrD"};
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *m[4], *other, *sem;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released[4];
+    size_t i;
+    dl_reply_t r;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    multi_leases(names, 4, 10000, m);
+    for (i = 0; i < 4; i++) wipe(c, m[i], NULL, 0);
+    memset(&o, 0, sizeof(o));
+    assert_int_equal(dl_multi_acquire(&t, 3, m, &o, &res, &err), DL_OK);   /* mrA mrB mrC */
+    assert_int_equal(res.acquired, 1);
+    other = dl_lease_new("unit:", 5, "mrB", 3, NULL, 0, 10000, &err);
+    assert_non_null(other);
+    ok_cmd(c, &r, 3, "SET", m[1]->key, other->token);                     /* mrB now another owner's */
+    dl_reply_free(&r);
+    /* a waiter of mrA: its entry in Q (live), so the release pushes a wake token */
+    ok_cmd(c, &r, 4, "ZADD", m[0]->waiters_key, "99999999999999", "somebody");
+    dl_reply_free(&r);
+    assert_int_equal(dl_multi_release(&t, 4, m, released, &err), DL_OK);  /* mrD was never taken */
+    assert_int_equal(released[0], 1);
+    assert_int_equal(released[1], 0);
+    assert_int_equal(released[2], 1);
+    assert_int_equal(released[3], 0);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[0]->key, NULL), 0);
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[1]->key, NULL), 1);        /* another owner's: kept */
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[2]->key, NULL), 0);
+    assert_int_equal(int_cmd(c, 2, "LLEN", m[0]->wake_key, NULL), 1);     /* mrA's waiter woken */
+    assert_int_equal(int_cmd(c, 2, "EXISTS", m[2]->wake_key, NULL), 0);   /* nobody waited for mrC */
+    assert_int_equal(dl_multi_release(&t, 1, m, released, &err), DL_ERR_ARG);
+    sem = dl_lease_new("unit:", 5, "mrS", 3, NULL, 0, 10000, &err);
+    assert_non_null(sem);
+    sem->kind = DL_LEASE_PERMITS;
+    {
+        dl_lease_t *mixed[2] = {m[0], sem};
+        assert_int_equal(dl_multi_release(&t, 2, mixed, released, &err), DL_ERR_ARG);
+    }
+    for (i = 0; i < 4; i++) wipe(c, m[i], NULL, 0);
+    multi_free(m, 4);
+    dl_lease_free(other);
+    dl_lease_free(sem);
+    dl_conn_free(c);
+}
+
 /* A multi-lock waiter blocked on a taken name wakes on its release in about a
  * round trip, and gets every name. */
 static void test_multi_waiter_woken_by_release(void **state)
@@ -2030,6 +2087,7 @@ int main(void)
         cmocka_unit_test(test_rw_shared_waiters_woken_together),
         cmocka_unit_test(test_rw_promote_and_demote),
         cmocka_unit_test(test_multi_all_or_none_real),
+        cmocka_unit_test(test_multi_release_real),
         cmocka_unit_test(test_multi_waiter_woken_by_release),
         cmocka_unit_test(test_multi_opposite_orders_no_deadlock),
     };

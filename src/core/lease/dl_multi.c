@@ -54,20 +54,24 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     dl_cmd_t cmd;
     dl_reply_t r;
     dl_status_t st;
+    int fenced = leases[0]->fencing;
 
 #define ARG(s, len) do { argv[argc] = (s); argvlen[argc++] = (len); } while (0)
     ARG("EVALSHA", 7);
     ARG(DL_SCRIPT_MULTI_ACQUIRE_SHA, 40);
-    ARG(nums[0], dl_cmd_int(nums[0], (long long)(4 * n)));
+    /* Per name: K, F when fencing, Q W when waiting (a try sends the names only). */
+    ARG(nums[0], dl_cmd_int(nums[0], (long long)((1 + (fenced ? 1 : 0) + (waiting ? 2 : 0)) * n)));
     for (i = 0; i < n; i++) {
         const dl_lease_t *l = leases[i];
         ARG(l->key, l->key_len);
-        ARG(l->fence_key, l->fence_key_len);
-        ARG(l->waiters_key, l->waiters_key_len);
-        ARG(l->wake_key, l->wake_key_len);
+        if (fenced) ARG(l->fence_key, l->fence_key_len);
+        if (waiting) {
+            ARG(l->waiters_key, l->waiters_key_len);
+            ARG(l->wake_key, l->wake_key_len);
+        }
     }
     ARG(nums[1], dl_cmd_int(nums[1], leases[0]->ttl_ms));
-    ARG(leases[0]->fencing ? "1" : "0", 1);
+    ARG(fenced ? "1" : "0", 1);
     ARG(nums[2], dl_cmd_int(nums[2], waiting ? DL_WAITERS_TTL_MS : 0));
     ARG(nums[3], dl_cmd_int(nums[3], DL_WAKE_TTL_MS));
     for (i = 0; i < n; i++) ARG(leases[i]->token, leases[i]->token_len);
@@ -81,7 +85,10 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
         st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
     }
     if (st == DL_OK && r.type == DL_REPLY_ERROR) st = dl_server_error(t, &r, "the multi-lock script", err);
-    if (st == DL_OK) {
+    if (st == DL_OK && !fenced && !waiting && r.type == DL_REPLY_INTEGER && r.integer == 1) {
+        a->granted = 1;   /* a try without fencing: 1, no table to build */
+        for (i = 0; i < n; i++) leases[i]->fence = 0;
+    } else if (st == DL_OK) {
         int ok = r.type == DL_REPLY_ARRAY && r.elements >= 1;
         for (i = 0; ok && i < r.elements; i++) ok = r.element[i].type == DL_REPLY_INTEGER;
         if (ok && r.element[0].integer == 1 && r.elements == n + 1) {
@@ -229,5 +236,68 @@ dl_status_t dl_multi_acquire_ordered(const dl_transport_t *t, size_t n, dl_lease
         (void)dl_lock_release_many(t, held, order, released, &ignored);   /* undo: all or none */
     }
     res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
+    return st;
+}
+
+dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                             dl_error_t *err)
+{
+    size_t argc = 0, i, cap = 4 + 4 * n;
+    const char **argv;
+    size_t *argvlen;
+    char nums[2][24];
+    dl_cmd_t cmd;
+    dl_reply_t r;
+    dl_status_t st;
+
+    if (n < 2) return dl_error_set(err, DL_ERR_ARG, "a multi-release takes 2 leases or more");
+    for (i = 0; i < n; i++) {
+        if (leases[i]->kind != DL_LEASE_EXCLUSIVE || leases[i]->fair) {
+            return dl_error_set(err, DL_ERR_ARG, "a multi-release takes exclusive, not fair leases");
+        }
+        released[i] = 0;
+    }
+    argv = malloc(cap * sizeof(*argv));
+    argvlen = malloc(cap * sizeof(*argvlen));
+    if (!argv || !argvlen) {
+        free(argv);
+        free(argvlen);
+        return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    }
+#define ARG(s, len) do { argv[argc] = (s); argvlen[argc++] = (len); } while (0)
+    ARG("EVALSHA", 7);
+    ARG(DL_SCRIPT_MULTI_RELEASE_SHA, 40);
+    ARG(nums[0], dl_cmd_int(nums[0], (long long)(3 * n)));
+    for (i = 0; i < n; i++) {
+        ARG(leases[i]->key, leases[i]->key_len);
+        ARG(leases[i]->wake_key, leases[i]->wake_key_len);
+        ARG(leases[i]->waiters_key, leases[i]->waiters_key_len);
+    }
+    ARG(nums[1], dl_cmd_int(nums[1], DL_WAKE_TTL_MS));
+    for (i = 0; i < n; i++) ARG(leases[i]->token, leases[i]->token_len);
+#undef ARG
+    cmd.argc = (int)argc; cmd.argv = argv; cmd.argvlen = argvlen;
+    st = dl_call(t, 1, &cmd, &r, DL_RETRY_ANY, err);
+    if (st == DL_OK && dl_is_noscript(&r)) {
+        dl_reply_free(&r);
+        argv[0] = "EVAL"; argvlen[0] = 4;
+        argv[1] = DL_SCRIPT_MULTI_RELEASE; argvlen[1] = strlen(DL_SCRIPT_MULTI_RELEASE);
+        st = dl_call(t, 1, &cmd, &r, DL_RETRY_ANY, err);
+    }
+    if (st == DL_OK && r.type == DL_REPLY_ERROR) st = dl_server_error(t, &r, "the multi-release script", err);
+    if (st == DL_OK) {
+        int ok = r.type == DL_REPLY_ARRAY && r.elements == n;
+        for (i = 0; ok && i < n; i++) {
+            ok = r.element[i].type == DL_REPLY_INTEGER;
+            if (ok) released[i] = r.element[i].integer == 1;
+        }
+        if (!ok) {
+            for (i = 0; i < n; i++) released[i] = 0;
+            st = dl_unexpected(t, "the multi-release script", err);
+        }
+    }
+    dl_reply_free(&r);
+    free(argv);
+    free(argvlen);
     return st;
 }

@@ -54,4 +54,17 @@ dl_status_t dl_multi_acquire(const dl_transport_t *t, size_t n, dl_lease_t *cons
 dl_status_t dl_multi_acquire_ordered(const dl_transport_t *t, size_t n, dl_lease_t *const *leases,
                                      const dl_acquire_opts_t *opts, dl_acquire_result_t *res, dl_error_t *err);
 
+/*
+ * Releases n exclusive, not fair leases (2 <= n; their keys on one node: one
+ * server, Sentinel, or one Cluster slot) with one script in one round trip
+ * (DL_SCRIPT_MULTI_RELEASE: each name compare-and-deleted and its waiters
+ * woken, as dl_lock_release does one). released[i] = 1 when lease i was ours
+ * and is deleted now, else 0 (as dl_lock_release_many). Retried once when the
+ * connection fails (a release may be repeated). Returns DL_OK, DL_ERR_ARG (a
+ * lease of another kind, fair, or n < 2), DL_ERR_NOMEM, or a transport/server
+ * error.
+ */
+dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
+                             dl_error_t *err);
+
 #endif

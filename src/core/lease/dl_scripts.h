@@ -517,46 +517,86 @@
 /*
  * ---- multi-locks: all of n names or none (dl_multi.h) ----
  *
- * KEYS K F Q W of each name in turn (4n keys, all in one Cluster slot); ARGV
+ * KEYS, for each name in turn: K, then F when fencing, then Q W when waiting
+ * (1 to 4 keys a name, all in one Cluster slot: a try without fencing sends
+ * only the names, as each KEYS element costs the server a Lua string); ARGV
  * ttl ms, fence flag, waiter window ms ("0": not waiting), wake list TTL ms,
- * then each name's owner token. Every name free: each is SET to its own
- * token for the ttl (each its own lease, fenced on its own counter when
- * asked), and {1, fence1 .. fencen} returned (fences 0 without fencing). Else
- * nothing is taken: when waiting, we enter the waiters of each taken name (its
- * release wakes us), and leave those of each free one, passing a wake-up on to
- * the waiters still there (a release of that name may have woken us instead of
- * them); returns {0, the least PTTL among the taken names (-1: none has a
- * TTL), the 1-based indexes of the taken names ...}.
+ * then each name's owner token. Each name is SET NX to its own token for the
+ * ttl (its own lease, fenced on its own counter when asked); when one is
+ * taken, those set are deleted again (all or none, in one script). Granted:
+ * 1 when neither fencing nor waiting, else {1, fence1 .. fencen} (fences 0
+ * without fencing). Else nothing is taken: when waiting, we enter the waiters
+ * of each taken name (its release wakes us), and leave those of each free
+ * one, passing a wake-up on to the waiters still there (a release of that
+ * name may have woken us instead of them); returns {0, the least PTTL among
+ * the taken names (-1: none has a TTL), the 1-based indexes of the taken
+ * names ...}.
  */
 #define DL_SCRIPT_MULTI_ACQUIRE \
-    "local n = #KEYS / 4 local win = tonumber(ARGV[3]) " \
-    "local taken = {} " \
-    "for i = 1, n do if redis.call('EXISTS', KEYS[4 * i - 3]) == 1 then taken[#taken + 1] = i end end " \
-    "if #taken == 0 then " \
+    "local call = redis.call " \
+    "local n = #ARGV - 4 local s = #KEYS / n local win = tonumber(ARGV[3]) local fenced = ARGV[2] == '1' " \
+    "local qo = fenced and 3 or 2 " \
+    "local got = 0 " \
+    "for i = 1, n do " \
+        "if not call('SET', KEYS[s * i - s + 1], ARGV[4 + i], 'NX', 'PX', ARGV[1]) then break end " \
+        "got = i " \
+    "end " \
+    "if got == n then " \
+        "if win == 0 and not fenced then return 1 end " \
         "local r = {1} " \
         "for i = 1, n do " \
-            "local tok = ARGV[4 + i] " \
-            "redis.call('SET', KEYS[4 * i - 3], tok, 'PX', ARGV[1]) " \
-            "if win > 0 then redis.call('ZREM', KEYS[4 * i - 1], tok) " \
-                "if redis.call('EXISTS', KEYS[4 * i - 1]) == 0 then redis.call('DEL', KEYS[4 * i]) end end " \
-            "if ARGV[2] == '1' then r[#r + 1] = redis.call('INCR', KEYS[4 * i - 2]) else r[#r + 1] = 0 end " \
+            "local b = s * i - s " \
+            "if win > 0 then call('ZREM', KEYS[b + qo], ARGV[4 + i]) " \
+                "if call('EXISTS', KEYS[b + qo]) == 0 then call('DEL', KEYS[b + qo + 1]) end end " \
+            "if fenced then r[#r + 1] = call('INCR', KEYS[b + 2]) else r[#r + 1] = 0 end " \
         "end " \
         "return r " \
     "end " \
-    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "for i = 1, got do call('DEL', KEYS[s * i - s + 1]) end " \
+    "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
     "local r = {0, -1} " \
     "for i = 1, n do " \
-        "local k, q, w, tok = KEYS[4 * i - 3], KEYS[4 * i - 1], KEYS[4 * i], ARGV[4 + i] " \
-        "local p = redis.call('PTTL', k) " \
+        "local b = s * i - s " \
+        "local k, tok = KEYS[b + 1], ARGV[4 + i] " \
+        "local p = call('PTTL', k) " \
         "if p ~= -2 then " \
             "r[#r + 1] = i " \
             "if p >= 0 and (r[2] < 0 or p < r[2]) then r[2] = p end " \
-            "if win > 0 then redis.call('ZADD', q, now + win, tok) " \
-                "if redis.call('PTTL', q) < win then redis.call('PEXPIRE', q, win) end end " \
+            "if win > 0 then local q = KEYS[b + qo] call('ZADD', q, now + win, tok) " \
+                "if call('PTTL', q) < win then call('PEXPIRE', q, win) end end " \
         "elseif win > 0 then " \
-            "redis.call('ZREM', q, tok) redis.call('ZREMRANGEBYSCORE', q, '-inf', now) " \
-            "if redis.call('ZCARD', q) > 0 then " \
-                "redis.call('RPUSH', w, '1') redis.call('LTRIM', w, 0, 0) redis.call('PEXPIRE', w, ARGV[4]) " \
+            "local q, w = KEYS[b + qo], KEYS[b + qo + 1] " \
+            "call('ZREM', q, tok) call('ZREMRANGEBYSCORE', q, '-inf', now) " \
+            "if call('ZCARD', q) > 0 then " \
+                "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, ARGV[4]) " \
+            "end " \
+        "end " \
+    "end " \
+    "return r"
+
+/*
+ * Releases n mutex leases at once (a multi-lock's names, or the request end's
+ * leases). KEYS K W Q of each name in turn (one Cluster slot); ARGV wake list
+ * TTL ms, then each name's owner token. Each name as DL_SCRIPT_RELEASE does
+ * it; returns {each name's result: 1 deleted, 0 another owner, -1 gone}. One
+ * script instead of n in a pipeline: each costs the server its call and its
+ * KEYS/ARGV tables.
+ */
+#define DL_SCRIPT_MULTI_RELEASE \
+    "local call = redis.call local r = {} local t " \
+    "for i = 1, #ARGV - 1 do " \
+        "local k, tok = KEYS[3 * i - 2], ARGV[1 + i] " \
+        "local v = call('GET', k) " \
+        "if v ~= tok then r[i] = v and 0 or -1 " \
+        "else " \
+            "call('DEL', k) r[i] = 1 " \
+            "local w, q = KEYS[3 * i - 1], KEYS[3 * i] " \
+            "if call('EXISTS', q) == 1 then " \
+                "t = t or call('TIME') " \
+                "call('ZREMRANGEBYSCORE', q, '-inf', " DL_LUA_NOW_MS ") " \
+                "if call('ZCARD', q) > 0 then " \
+                    "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, ARGV[1]) " \
+                "end " \
             "end " \
         "end " \
     "end " \
@@ -588,6 +628,7 @@
 #define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
 #define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
 #define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
-#define DL_SCRIPT_MULTI_ACQUIRE_SHA "1c10cd4135ffb67a01184a864d0680d2d3c9592f"
+#define DL_SCRIPT_MULTI_RELEASE_SHA "6cecdc6af9e7ed2e19e717d2ec670f10c9c45511"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "11f3e427c4822d767e97748a5b29fd5d89dbd86b"
 
 #endif

@@ -266,11 +266,35 @@ dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease,
     return dl_lock_release_deferred(&tg->single, lease, done);
 }
 
+/* 1 when every key of leases[0..n) is on one node: always, but on Cluster only in one slot. */
+static int one_node(const dl_target_t *tg, size_t n, dl_lease_t *const *leases)
+{
+    size_t i;
+    if (tg->cfg.kind != DL_TARGET_CLUSTER) return 1;
+    for (i = 1; i < n; i++) {
+        if (dl_slot_of(leases[i]->key, leases[i]->key_len) != dl_slot_of(leases[0]->key, leases[0]->key_len)) return 0;
+    }
+    return 1;
+}
+
+/* 1 when leases[0..n) can go in one multi-release script: 2 or more mutex leases (not fair) on one node. */
+static int multi_releasable(const dl_target_t *tg, size_t n, dl_lease_t *const *leases)
+{
+    size_t i;
+    if (n < 2) return 0;
+    for (i = 0; i < n; i++) {
+        if (leases[i]->kind != DL_LEASE_EXCLUSIVE || leases[i]->fair) return 0;
+    }
+    return one_node(tg, n, leases);
+}
+
 dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
                                    dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_release_many(&tg->quorum, n, leases, released, err)
-                       : dl_lock_release_many(&tg->single, n, leases, released, err);
+    if (REDLOCK(tg)) return dl_quorum_release_many(&tg->quorum, n, leases, released, err);
+    /* A multi-lock's names (or the request end's mutexes) on one node: one script, not one each. */
+    if (multi_releasable(tg, n, leases)) return dl_multi_release(&tg->single, n, leases, released, err);
+    return dl_lock_release_many(&tg->single, n, leases, released, err);
 }
 
 dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
@@ -320,19 +344,12 @@ dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, i
 dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,
                                     const dl_acquire_opts_t *opts, dl_acquire_result_t *res, dl_error_t *err)
 {
-    size_t i;
-    int one_slot = 1;
     if (REDLOCK(tg)) {
         memset(res, 0, sizeof(*res));
         return redlock_refuses("multi-locks are", err);
     }
-    if (tg->cfg.kind == DL_TARGET_CLUSTER) {
-        for (i = 1; i < n && one_slot; i++) {
-            one_slot = dl_slot_of(leases[i]->key, leases[i]->key_len) == dl_slot_of(leases[0]->key, leases[0]->key_len);
-        }
-    }
-    return one_slot ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
-                    : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err);
+    return one_node(tg, n, leases) ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
+                                   : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err);
 }
 
 dl_status_t dl_target_permits_used(dl_target_t *tg, const dl_lease_t *lease, long long *holders, long long *used,
