@@ -1479,6 +1479,88 @@ static void test_semaphore_multi_permit_holders(void **state)
     dl_conn_free(c);
 }
 
+/* A permit lease adopted by token, as restorePermits() makes it: permits unknown (0). */
+static dl_lease_t *restored_sem(const char *name, const char *token, size_t token_len)
+{
+    dl_error_t err;
+    dl_lease_t *l = dl_lease_new("unit:", 5, name, strlen(name), token, token_len, 20000, &err);
+    assert_non_null(l);
+    l->kind = DL_LEASE_PERMITS;
+    l->permits = 0;
+    l->limit = 2;
+    return l;
+}
+
+/* The first permit of an empty semaphore is the STRING form (a SET, as a
+ * mutex's key); the next acquire turns it into the ZSET, keeping the first
+ * holder's token and lease end; status, refresh and release work on both
+ * forms, also for a restored handle (permits unknown). */
+static void test_semaphore_single_holder_form(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *a, *b, *x, *r0;
+    dl_error_t err;
+    dl_reply_t r;
+    long long holders, used;
+    int64_t pttl;
+    int released, extended;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    a = sem_lease("sem6", 1, 2, 20000);
+    b = sem_lease("sem6", 1, 2, 5000);
+    x = sem_lease("sem6", 1, 2, 5000);
+    wipe(c, a, NULL, 0);
+    assert_int_equal(sem_try(&t, a), 1);
+    ok_cmd(c, &r, 2, "TYPE", a->key);
+    assert_string_equal(r.str, "string");                    /* one holder: the mutex's shape */
+    dl_reply_free(&r);
+    sem_usage(&t, a, &holders, &used);
+    assert_int_equal(holders, 1);
+    assert_int_equal(used, 1);
+    assert_int_equal(dl_lock_status(&t, a, &pttl, &err), DL_OK);
+    assert_true(pttl > 19000 && pttl <= 20000);
+    assert_int_equal(dl_lock_refresh(&t, a, 30000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 1);
+    assert_int_equal(dl_lock_status(&t, b, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, -1);                              /* b holds nothing */
+    assert_int_equal(sem_try(&t, b), 1);                     /* 1 + 1 <= 2: K becomes the ZSET */
+    ok_cmd(c, &r, 2, "TYPE", a->key);
+    assert_string_equal(r.str, "zset");
+    dl_reply_free(&r);
+    assert_int_equal(dl_lock_status(&t, a, &pttl, &err), DL_OK);
+    assert_true(pttl > 29000 && pttl <= 30000);              /* a kept its (refreshed) lease end */
+    assert_true(int_cmd(c, 2, "PTTL", a->key, NULL) > 29000); /* and K lives as long */
+    assert_int_equal(sem_try(&t, x), 0);                     /* 2 + 1 > 2 */
+    r0 = restored_sem("sem6", a->token, a->token_len);       /* a, as restored: permits unknown */
+    assert_int_equal(dl_lock_release(&t, r0, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(sem_try(&t, x), 1);                     /* a's permit is free */
+    assert_int_equal(dl_lock_release(&t, b, &released, &err), DL_OK);
+    assert_int_equal(dl_lock_release(&t, x, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, a, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    /* the STRING form released by a restored handle, and by another token: only its own */
+    assert_int_equal(sem_try(&t, b), 1);
+    dl_lease_free(r0);
+    r0 = restored_sem("sem6", b->token, b->token_len);
+    assert_int_equal(dl_lock_release(&t, a, &released, &err), DL_OK);
+    assert_int_equal(released, 0);
+    assert_int_equal(dl_lock_release(&t, r0, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, a, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+    dl_lease_free(a);
+    dl_lease_free(b);
+    dl_lease_free(x);
+    dl_lease_free(r0);
+    dl_conn_free(c);
+}
+
 /* A waiter blocked on a full semaphore wakes on a release (about one round
  * trip), not at the holder's lease end; a waiter that gives up leaves nothing. */
 static void test_semaphore_waiter_woken_by_release(void **state)
@@ -2081,6 +2163,7 @@ int main(void)
         cmocka_unit_test(test_semaphore_permits_real),
         cmocka_unit_test(test_semaphore_dead_holder_returns_permits),
         cmocka_unit_test(test_semaphore_multi_permit_holders),
+        cmocka_unit_test(test_semaphore_single_holder_form),
         cmocka_unit_test(test_semaphore_waiter_woken_by_release),
         cmocka_unit_test(test_rw_shared_and_exclusive_real),
         cmocka_unit_test(test_rw_waiting_writer_not_starved),

@@ -189,7 +189,14 @@
 /*
  * ---- the counting semaphore (DL_LEASE_PERMITS) ----
  *
- * K is a ZSET owner token -> lease end (server ms), one member per holder. P is
+ * K is absent (no holder), a STRING (one holder of one permit, which found the
+ * semaphore empty: K holds its owner token, with its lease as K's TTL, as a
+ * mutex's key does), or a ZSET owner token -> lease end (server ms), one member
+ * per holder. An acquire of one permit that finds K absent (nobody holds any,
+ * and one permit fits every limit, >= 1) makes the STRING form: a SET, no
+ * clock, no counting, and its release costs what a mutex's does. The next
+ * acquire that finds the STRING turns it into the ZSET (the holder keeps its
+ * token and lease end); every script reads K by its TYPE. P is
  * a HASH of the holders of more than one permit only: owner token -> permits
  * held, and the field "+" = the sum of their permits beyond one each; so the
  * permits used are ZCARD K + P["+"], and a semaphore whose holders take one
@@ -217,12 +224,26 @@
  * as a mutex waiter does; returns {0, ms until the earliest lease ends} (-1:
  * no holder, the limit is below our permits). A token that holds permits
  * already (restored, then asked again) keeps one entry: its permits are
- * replaced by the new ones. A try (not waiting) sends two keys, not four:
+ * replaced by the new ones. K absent and one permit asked: K becomes the
+ * STRING form (see above); a STRING K is first made the ZSET of its holder. A try (not waiting) sends two keys, not four:
  * each KEYS/ARGV element costs the server a Lua string.
  */
 #define DL_SCRIPT_SEM_ACQUIRE \
-    "local call = redis.call " DL_LUA_SEM_NOW \
+    "local call = redis.call " \
     "local k, ttl = tonumber(ARGV[3]), tonumber(ARGV[2]) " \
+    "local ty = call('TYPE', KEYS[1]).ok " \
+    "if ty == 'none' and k == 1 then " \
+        "call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) " \
+        "if ARGV[6] then call('ZREM', KEYS[3], ARGV[1]) " \
+            "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
+        "return 1 " \
+    "end " \
+    DL_LUA_SEM_NOW \
+    "if ty == 'string' then " \
+        "local h, p = call('GET', KEYS[1]), call('PTTL', KEYS[1]) " \
+        "call('DEL', KEYS[1]) " \
+        "if p > 0 then call('ZADD', KEYS[1], now + p, h) call('PEXPIRE', KEYS[1], p + 1) end " \
+    "end " \
     "local extra = tonumber(call('HGET', KEYS[2], '+') or '0') " \
     "if extra > 0 then " \
         "for _, g in ipairs(call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do " \
@@ -259,6 +280,7 @@
 
 /*
  * Semaphore release. KEYS K W Q, and P unless the lease took one permit;
+ * a STRING K (one holder) is released as a mutex's key, waking one waiter.
  * ARGV token, wake list TTL ms, the permits the lease took ("0": not known, as
  * after a restore: read from P). Returns 1 when our lease was live and is gone
  * now, -1 when we held nothing (never granted, released already, or its lease
@@ -268,6 +290,20 @@
  */
 #define DL_SCRIPT_SEM_RELEASE \
     "local call = redis.call " \
+    "local ty = call('TYPE', KEYS[1]).ok " \
+    "if ty == 'string' then " \
+        "if call('GET', KEYS[1]) ~= ARGV[1] then return -1 end " \
+        "call('DEL', KEYS[1]) " \
+        "if call('EXISTS', KEYS[3]) == 1 then " \
+            "local t = call('TIME') " \
+            "call('ZREMRANGEBYSCORE', KEYS[3], '-inf', " DL_LUA_NOW_MS ") " \
+            "if call('ZCARD', KEYS[3]) > 0 then " \
+                "call('RPUSH', KEYS[2], '1') call('LTRIM', KEYS[2], 0, 0) call('PEXPIRE', KEYS[2], ARGV[2]) " \
+            "end " \
+        "end " \
+        "return 1 " \
+    "end " \
+    "if ty ~= 'zset' then return -1 end " \
     "local s = call('ZSCORE', KEYS[1], ARGV[1]) " \
     "if not s then return -1 end " \
     "call('ZREM', KEYS[1], ARGV[1]) " \
@@ -314,6 +350,12 @@
  */
 #define DL_SCRIPT_SEM_REFRESH \
     "local call = redis.call " \
+    "local ty = call('TYPE', KEYS[1]).ok " \
+    "if ty == 'string' then " \
+        "if call('GET', KEYS[1]) ~= ARGV[1] then return 0 end " \
+        "call('PEXPIRE', KEYS[1], ARGV[2]) return 1 " \
+    "end " \
+    "if ty ~= 'zset' then return 0 end " \
     "local s = call('ZSCORE', KEYS[1], ARGV[1]) " \
     DL_LUA_SEM_NOW \
     "if not s or tonumber(s) <= now then return 0 end " \
@@ -324,6 +366,12 @@
 
 /* Semaphore status. KEYS K; ARGV token. The ms left of our lease if live, -3 if not (as DL_SCRIPT_STATUS). */
 #define DL_SCRIPT_SEM_STATUS \
+    "local ty = redis.call('TYPE', KEYS[1]).ok " \
+    "if ty == 'string' then " \
+        "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -3 end " \
+        "local p = redis.call('PTTL', KEYS[1]) if p <= 0 then return -3 end return p " \
+    "end " \
+    "if ty ~= 'zset' then return -3 end " \
     "local s = redis.call('ZSCORE', KEYS[1], ARGV[1]) " \
     "if not s then return -3 end " \
     "local t = redis.call('TIME') local left = tonumber(s) - (" DL_LUA_NOW_MS ") " \
@@ -334,6 +382,9 @@
  * hold} (holders whose lease ended are not counted, though not yet dropped).
  */
 #define DL_SCRIPT_SEM_USAGE \
+    "local ty = redis.call('TYPE', KEYS[1]).ok " \
+    "if ty == 'string' then return {1, 1} end " \
+    "if ty ~= 'zset' then return {0, 0} end " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
     "local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf') " \
     "local used = #live " \
@@ -612,12 +663,12 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "ec2121e1748b3004fb84f7689e0b95918e9f5075"
-#define DL_SCRIPT_SEM_RELEASE_SHA "a12febcbaec537c605a3a4fd697b5202f4fa809e"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "e10ea7e07b065e2c29431da238a62858d4bcffa1"
+#define DL_SCRIPT_SEM_RELEASE_SHA "061105fb3f9b91fc19401d03419f9593a9be7280"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
-#define DL_SCRIPT_SEM_REFRESH_SHA "f51bd911491db202d527b7d127d58b98ad081093"
-#define DL_SCRIPT_SEM_STATUS_SHA "cd38098307d3bfc013440a8e6834e603cef32c41"
-#define DL_SCRIPT_SEM_USAGE_SHA "79c62c5ad07dddb1fd811844d9344cea47af8742"
+#define DL_SCRIPT_SEM_REFRESH_SHA "d5b911660702bbe12d272fe82e7b9a5af419601a"
+#define DL_SCRIPT_SEM_STATUS_SHA "cce279235239574b218f77fe5b3761d4c11a8074"
+#define DL_SCRIPT_SEM_USAGE_SHA "f77bd4e99647a7bc4f1759dcad1261ba01c3f494"
 #define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "1e88fe3ab9cb924b4c2efa08cd63044258ca9966"
 #define DL_SCRIPT_RW_WRITE_RELEASE_SHA "2896a1d8a9bb9ca0672211338c597c6dd48a8a9e"
 #define DL_SCRIPT_RW_WRITE_CANCEL_SHA "136428bb1736ecfed8f056d08f83bad7e8d5f091"
