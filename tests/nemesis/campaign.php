@@ -5,15 +5,22 @@
  *
  *   php campaign.php --lib=distlock|laravel|symfony|malkusch --out=DIR [--seed=N]
  *       [--seconds=S] [--phases=single,sentinel,sentinel-minrep,cluster,redlock]
- *       [--workers=8] --redis-server=BIN --redis-cli=BIN [--fake-server=BIN --fake-lib=SO]
+ *       [--workers=8] [--lanes=1] --redis-server=BIN --redis-cli=BIN [--fake-server=BIN --fake-lib=SO]
  *       [--ext=distlock.so]
  *
  * --seconds=0 (the CI run): every phase once, each fault type of the phase
  * once, in an order drawn from the seed. --seconds=S: rounds of every phase,
  * each with a random number of its faults drawn with repetition, until S
- * seconds have passed. Faults run one at a time, each followed by a quiet
- * tail of one lease + 1.5 s, so that the checker can tie every anomaly to the
- * fault in whose window it began.
+ * seconds have passed. Faults run one at a time on a topology, each followed
+ * by a quiet tail of one lease + 1.5 s, so that the checker can tie every
+ * anomaly to the fault in whose window it began.
+ *
+ * --lanes=N: the phases are split into N lanes (by their expected length) that
+ * run side by side, each in its own forked process, each lane's phases one
+ * after another. Lanes share nothing but the CPU and the resource server
+ * (never faulted): each has its own servers, proxy and workers, and every
+ * fault touches only its own lane's, so a fault's window still holds only its
+ * own effects (the checker works per phase). The CI run uses 2 lanes.
  *
  * Everything goes to DIR: nemesis.jsonl (the seed, the schedule, each phase and
  * each fault's start and end, the key scans), history-<worker>.jsonl (one per
@@ -26,7 +33,7 @@ namespace Nemesis;
 require __DIR__ . '/lib/Servers.php';
 require __DIR__ . '/lib/Libs.php';
 
-$o = getopt('', ['lib:', 'out:', 'seed:', 'seconds:', 'phases:', 'workers:', 'redis-server:', 'redis-cli:',
+$o = getopt('', ['lib:', 'out:', 'seed:', 'seconds:', 'phases:', 'workers:', 'lanes:', 'redis-server:', 'redis-cli:',
     'fake-server:', 'fake-lib:', 'ext:']);
 $LIB = $o['lib'] ?? 'distlock';
 $OUT = $o['out'] ?? exit("--out=DIR is required\n");
@@ -34,6 +41,7 @@ $SEED = isset($o['seed']) ? (int) $o['seed'] : random_int(1, 999999);
 $SECONDS = (int) ($o['seconds'] ?? 0);
 $PHASES = explode(',', $o['phases'] ?? ($LIB === 'distlock' ? 'single,sentinel,sentinel-minrep,cluster,redlock' : 'single'));
 $WORKERS = (int) ($o['workers'] ?? 8);
+$LANES = max(1, (int) ($o['lanes'] ?? 1));
 $BIN = $o['redis-server'] ?? 'redis-server';
 $CLI = $o['redis-cli'] ?? 'redis-cli';
 $FAKE_BIN = $o['fake-server'] ?? null;
@@ -59,8 +67,8 @@ const FAULTS = [
 // smaller tokens: safe, but nothing more is written), a failover kills the master.
 const LAST = ['restart-volatile', 'redlock-restart-majority'];
 
-$nem = fopen("$OUT/nemesis.jsonl", 'a');
-$ev = function (array $e) use ($nem): void {
+$nem = fopen("$OUT/nemesis.jsonl", 'a');    // O_APPEND: lines of several lanes never interleave
+$ev = function (array $e) use (&$nem): void {
     fwrite($nem, json_encode(['t' => hrtime(true)] + $e, JSON_UNESCAPED_SLASHES) . "\n");
 };
 
@@ -114,15 +122,41 @@ if ($SECONDS <= 0) {
         }
     }
 }
+// ---- lanes: the phases split by their expected length (longest first, each to
+// the lane with the least so far), without drawing from the seed --------------
+$expected = function (string $phase) use ($LEASE, $TAIL): float {
+    // seconds measured on 2 cores: servers up, warm-up, stop and drain; then each fault with its gap and tail
+    $t = match ($phase) { 'sentinel', 'sentinel-minrep' => 1.5, 'cluster' => 2.5, default => 0.5 } + 1.5 + 1.5;
+    foreach (FAULTS[$phase] as $type) {
+        $t += 0.9 + $TAIL + match ($type) {
+            'client-pause' => $LEASE + 1.5, 'server-pause' => 1.65, 'proxy-delay' => 2.25, 'proxy-stall' => 1.4,
+            'proxy-reset' => 0.75, 'redlock-stop-minority', 'redlock-stop-majority' => 1.75,
+            'sentinel-failover', 'sentinel-failover-minrep' => 4.5,
+            'cluster-failover' => 4.5, default => 0.3,
+        };
+    }
+    return $t;
+};
+$byLength = $PHASES;
+usort($byLength, fn ($a, $b) => $expected($b) <=> $expected($a));
+$lanes = array_fill(0, min($LANES, count($PHASES)), []);
+$laneLoad = array_fill(0, count($lanes), 0.0);
+foreach ($byLength as $ph) {
+    $k = array_keys($laneLoad, min($laneLoad))[0];
+    $lanes[$k][] = $ph;
+    $laneLoad[$k] += $expected($ph);
+}
+
 $load = sys_getloadavg()[0] ?? 0.0;
 $ncpu = (int) trim((string) @shell_exec('nproc')) ?: 1;
 $ev(['op' => 'run', 'lib' => $LIB, 'seed' => $SEED, 'seconds' => $SECONDS, 'workers' => $WORKERS, 'lease' => $LEASE,
      'wait' => is_finite($P['wait']) ? $P['wait'] : null, 'timeout' => $P['timeout'], 'fenced' => $P['fenced'], 'tail' => $TAIL,
-     'load' => $load, 'ncpu' => $ncpu, 'php' => PHP_VERSION, 'server' => trim((string) @shell_exec(escapeshellarg($BIN) . ' --version')),
+     'lanes' => $lanes, 'load' => $load, 'ncpu' => $ncpu, 'php' => PHP_VERSION, 'server' => trim((string) @shell_exec(escapeshellarg($BIN) . ' --version')),
      'fake_server' => $FAKE_BIN ? trim((string) @shell_exec(escapeshellarg($FAKE_BIN) . ' --version')) : null]);
 $ev(['op' => 'schedule', 'seed' => $SEED, 'phases' => $SECONDS > 0 ? array_slice($schedule, 0, 3 * count($PHASES)) : $schedule,
      'note' => $SECONDS > 0 ? 'the first rounds shown; the run goes on drawing from the same seed' : 'every fault type once']);
-log_line("lib $LIB, seed $SEED, " . ($SECONDS > 0 ? "$SECONDS s" : 'every fault once') . ", $WORKERS workers, lease $LEASE s, load $load on $ncpu cpus");
+log_line("lib $LIB, seed $SEED, " . ($SECONDS > 0 ? "$SECONDS s" : 'every fault once') . ", $WORKERS workers, lease $LEASE s, load $load on $ncpu cpus"
+    . (count($lanes) > 1 ? ', lanes side by side: ' . implode(' | ', array_map(fn ($l) => implode(' ', $l), $lanes)) : ''));
 
 // ---- the resource server (never faulted) ------------------------------------
 $resource = new Server('resource', $BIN, "$OUT/resource", ['--save', '', '--appendonly', 'no']);
@@ -171,8 +205,9 @@ $pickWorker = function (bool $holding) use (&$workers, $stateOf): ?string {
     return null;
 };
 
-/** Scans the lock servers: keys without a TTL (the fencing counter, ":fence", is meant to last). */
-$scanKeys = function (bool $final) use (&$TOPO, $ev, &$phaseNo): void {
+/** The lock keys on the lock servers (masters only), but the fencing counters (":fence", meant to last): [server, key, pttl]. */
+$lockKeys = function () use (&$TOPO): array {
+    $found = [];
     foreach ($TOPO->lockServers() as $s) {
         try {
             $r = $s->redis(1.0);
@@ -185,21 +220,27 @@ $scanKeys = function (bool $final) use (&$TOPO, $ev, &$phaseNo): void {
             $r->setOption(\Redis::OPT_SCAN, \Redis::SCAN_RETRY);
             while (($keys = $r->scan($it, '*', 1000)) !== false) {
                 foreach ($keys as $k) {
-                    if (str_ends_with($k, ':fence')) {
-                        continue;
-                    }
-                    $pttl = (int) $r->pttl($k);
-                    if ($final) {
-                        if ($pttl !== -2) {
-                            $ev(['op' => 'leftover', 'phase' => $phaseNo, 'key' => $k, 'pttl' => $pttl, 'port' => $s->port]);
-                        }
-                    } elseif ($pttl === -1) {
-                        $ev(['op' => 'nottl', 'phase' => $phaseNo, 'key' => $k, 'port' => $s->port]);
+                    if (!str_ends_with($k, ':fence')) {
+                        $found[] = [$s, $k, (int) $r->pttl($k)];
                     }
                 }
             }
         } catch (\Throwable) {
             // a server down under a fault is scanned next time
+        }
+    }
+    return $found;
+};
+
+/** Scans the lock servers: keys without a TTL; at the end ($final), every key still there. */
+$scanKeys = function (bool $final) use ($lockKeys, $ev, &$phaseNo): void {
+    foreach ($lockKeys() as [$s, $k, $pttl]) {
+        if ($final) {
+            if ($pttl !== -2) {
+                $ev(['op' => 'leftover', 'phase' => $phaseNo, 'key' => $k, 'pttl' => $pttl, 'port' => $s->port]);
+            }
+        } elseif ($pttl === -1) {
+            $ev(['op' => 'nottl', 'phase' => $phaseNo, 'key' => $k, 'port' => $s->port]);
         }
     }
 };
@@ -213,7 +254,9 @@ $idle = function (float $seconds) use ($scanKeys): void {
     }
 };
 
-$cleanup = function () use (&$workers, &$TOPO, $resource): void {
+$MAIN = getmypid();
+$lanePids = [];    // main process: lane => pid of its forked process
+$cleanup = function () use (&$workers, &$TOPO, $resource, $MAIN, &$lanePids): void {
     foreach ($workers as $w) {
         @posix_kill($w['pid'], SIGCONT);
         @posix_kill($w['pid'], SIGKILL);
@@ -221,7 +264,17 @@ $cleanup = function () use (&$workers, &$TOPO, $resource): void {
     }
     $workers = [];
     $TOPO?->stop();
-    $resource->stop();
+    $TOPO = null;
+    if (getmypid() === $MAIN) {
+        foreach ($lanePids as $pid) {    // each lane stops its own workers and servers
+            @posix_kill($pid, SIGTERM);
+        }
+        foreach ($lanePids as $pid) {
+            pcntl_waitpid($pid, $st);
+        }
+        $lanePids = [];
+        $resource->stop();
+    }
 };
 pcntl_async_signals(true);
 foreach ([SIGTERM, SIGINT] as $sig) {
@@ -302,33 +355,35 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
             break;
         case 'sentinel-failover':
         case 'sentinel-failover-minrep':
-            $old = $TOPO->masters[0];
+            // the master as the sentinels say now (an earlier failover of this phase swapped the roles)
+            $old = $TOPO->serverAt($TOPO->sentinelMaster() ?? $TOPO->masters[0]->port) ?? $TOPO->masters[0];
             $start(['master' => $old->port]);
             $old->crash();
             $TOPO->waitFor(fn () => ($p = $TOPO->sentinelMaster()) !== null && $p !== $old->port, 60, 'sentinel failover');
-            $target['new_master'] = $TOPO->sentinelMaster();
-            // As an operator would: the old master comes back (empty: no persistence), the
-            // sentinels turn it into the new master's replica. With min_replicas = 1 no
-            // grant can be made until then (the promoted node has no replica): that is the
+            $new = $TOPO->sentinelMaster();
+            $target['new_master'] = $new;
+            // As an operator would: the old master comes back (empty: no persistence) as the new
+            // master's replica, as Sentinel itself would reconfigure it. Restarted with its old
+            // configuration it would first come up as an empty master, for the 8-10 s Sentinel
+            // waits before converting it (4 hello periods, then its next INFO): a candidate for
+            // the next failover meanwhile, should the new master look down (seen here once, under
+            // load and with Sentinel's INFO period shortened: the empty node was promoted and the
+            // fencing counter went back to 1). With min_replicas = 1 no grant can be
+            // made until the replica is back (the promoted node has none): that is the
             // documented price of min_replicas, not a stall of the library.
-            $old->start();
-            $new = $target['new_master'];
-            $TOPO->waitFor(function () use ($TOPO, $new) {
-                foreach ($TOPO->lockServers() as $srv) {
-                    if ($srv->port === $new) {
-                        $info = $srv->redis(0.5)->info('replication');
-                        return (int) ($info['connected_slaves'] ?? 0) >= 1 && str_contains((string) ($info['slave0'] ?? ''), 'state=online');
-                    }
-                }
-                return false;
+            $old->start(20.0, ['--replicaof', '127.0.0.1', (string) $new]);
+            $TOPO->waitFor(function () use ($TOPO) {
+                $m = $TOPO->serverAt((int) $TOPO->sentinelMaster());
+                $info = $m?->redis(0.5)->info('replication') ?? [];
+                return (int) ($info['connected_slaves'] ?? 0) >= 1 && str_contains((string) ($info['slave0'] ?? ''), 'state=online');
             }, 60, 'the old master back as a replica');
             $target['rejoined_as_replica'] = true;
             // the roles swapped: the next failover of this phase kills the current master
-            foreach ($TOPO->lockServers() as $srv) {
-                if ($srv->port === $new) {
-                    $TOPO->masters = [$srv];
-                    $TOPO->replica = $old;
-                }
+            $m = $TOPO->serverAt((int) $TOPO->sentinelMaster());
+            $pair = [$TOPO->masters[0], $TOPO->replica];    // the two data servers, whatever their roles
+            if ($m !== null) {
+                $TOPO->masters = [$m];
+                $TOPO->replica = $pair[0] === $m ? $pair[1] : $pair[0];
             }
             break;
         case 'cluster-failover':
@@ -388,13 +443,14 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
 
 // ---- the phases -------------------------------------------------------------
 $nFaults = 0;
-foreach ($schedule as $entry) {
-    if (microtime(true) >= $deadline) {
-        break;
-    }
-    $phaseNo++;
+/** One phase: its topology, its workers, its faults, then the workload stopped and the keys checked. */
+$runPhase = function (int $no, array $entry) use (&$phaseNo, &$TOPO, &$workers, &$cfgFile, &$nFaults, $startWorker, $runFault,
+        $idle, $lockKeys, $scanKeys, $ev, $resource, $OUT, $BIN, $FAKE_BIN, $FAKE_LIB, $CLI, $LIB, $SEED, $WORKERS, $TAIL,
+        $LEASE, $deadline, $t0): void {
+    $phaseNo = $no;
     $phase = $entry['phase'];
     $kind = $phase === 'sentinel-minrep' ? 'sentinel' : $phase;
+    $began = microtime(true);
     $TOPO = new Topology($kind, "$OUT/p$phaseNo-$phase", $BIN, $FAKE_BIN, $FAKE_LIB, $CLI);
     try {
         $TOPO->start($phase === 'sentinel-minrep' ? ['min_replicas' => 1] : []);
@@ -403,14 +459,17 @@ foreach ($schedule as $entry) {
         log_line("phase $phaseNo $phase: could not start: " . $e->getMessage());
         $TOPO->stop();
         $TOPO = null;
-        continue;
+        return;
     }
+    $setup = microtime(true) - $began;
     $names = array_map(fn ($c) => '{p' . $phaseNo . '}' . $c, ['a', 'b', 'c']);
     $cfgFile = "$OUT/p$phaseNo-config.json";
     file_put_contents($cfgFile, json_encode(['lib' => $LIB, 'topo' => $TOPO->topo, 'names' => $names,
         'resource_port' => $resource->port, 'dir' => $OUT, 'seed' => $SEED + $phaseNo], JSON_UNESCAPED_SLASHES));
-    $ev(['op' => 'phase', 'phase' => $phaseNo, 'name' => $phase, 'kind' => $kind, 'names' => $names, 'topo' => $TOPO->topo, 's' => hrtime(true)]);
-    log_line("phase $phaseNo: $phase (" . count($entry['faults']) . ' faults)');
+    $ev(['op' => 'phase', 'phase' => $phaseNo, 'name' => $phase, 'kind' => $kind, 'names' => $names, 'topo' => $TOPO->topo,
+         'setup_s' => round($setup, 2), 's' => hrtime(true)]);
+    log_line(sprintf('phase %d: %s (%d faults; servers up in %.1f s) at %.1f s', $phaseNo, $phase, count($entry['faults']), $setup,
+        microtime(true) - $t0));
     $workers = [];
     for ($i = 0; $i < $WORKERS; $i++) {
         $startWorker();
@@ -450,14 +509,72 @@ foreach ($schedule as $entry) {
     }
     $workers = [];
     $ev(['op' => 'stopped', 'phase' => $phaseNo, 's' => hrtime(true)]);
-    // what a killed holder left expires within one lease; anything after that is left behind
-    $idle($LEASE + 1.0);
+    // What a killed holder left expires within one lease: wait until no lock key
+    // is left (polled every 0.1 s), for one lease + 1 s at most; what is there
+    // then is left behind.
+    $drainFrom = microtime(true);
+    $drainEnd = $drainFrom + $LEASE + 1.0;
+    while (microtime(true) < $drainEnd) {
+        $scanKeys(false);
+        if ($lockKeys() === []) {
+            break;
+        }
+        usleep(100000);
+    }
+    $drained = microtime(true) - $drainFrom;
     $scanKeys(true);
     require_once __DIR__ . '/lib/Resource.php';
     $ev(['op' => 'resource', 'phase' => $phaseNo, 'totals' => Resource::totals($resource->port, $names)]);
-    $ev(['op' => 'phase_end', 'phase' => $phaseNo, 's' => hrtime(true)]);
+    $ev(['op' => 'phase_end', 'phase' => $phaseNo, 'drain_s' => round($drained, 2), 's' => hrtime(true)]);
     $TOPO->stop();
     $TOPO = null;
+    log_line(sprintf('phase %d: %s done in %.1f s (lock keys gone %.1f s after the workload stopped)', $phaseNo, $phase,
+        microtime(true) - $began, $drained));
+};
+
+/** A lane: the schedule's phases named in $lane, in schedule order (phase numbers are schedule positions, unique across lanes). */
+$runLane = function (array $lane) use ($schedule, $runPhase, $deadline): void {
+    foreach ($schedule as $i => $entry) {
+        if (microtime(true) >= $deadline) {
+            break;
+        }
+        if (in_array($entry['phase'], $lane, true)) {
+            $runPhase($i + 1, $entry);
+        }
+    }
+};
+
+if (count($lanes) === 1) {
+    $runLane($lanes[0]);
+} else {
+    foreach ($lanes as $k => $lane) {
+        $pid = pcntl_fork();
+        if ($pid === -1) {
+            throw new \RuntimeException('fork failed');
+        }
+        if ($pid === 0) {
+            $lanePids = [];
+            $nem = fopen("$OUT/nemesis.jsonl", 'a');
+            mt_srand($SEED * 10 + $k + 1);   // the lane's own draws (workers to stop, masters to restart)
+            log_tag(' lane ' . ($k + 1));
+            $runLane($lane);
+            exit(0);
+        }
+        $lanePids[$k] = $pid;
+    }
+    foreach ($lanePids as $k => $pid) {
+        pcntl_waitpid($pid, $st);
+        $rc = pcntl_wifexited($st) ? pcntl_wexitstatus($st) : 128 + pcntl_wtermsig($st);
+        if ($rc !== 0) {
+            $ev(['op' => 'lane_error', 'lane' => $k + 1, 'phases' => $lanes[$k], 'error' => "the lane's process exited $rc"]);
+            log_line('lane ' . ($k + 1) . " exited $rc");
+        }
+        unset($lanePids[$k]);
+    }
+    $nFaults = 0;
+    foreach (file("$OUT/nemesis.jsonl") as $l) {
+        $nFaults += (int) str_contains($l, '"op":"fault_end"');
+    }
 }
 $ev(['op' => 'end', 'faults' => $nFaults, 'seconds' => round(microtime(true) - $t0, 1)]);
 log_line(sprintf('done: %d faults in %.0f s', $nFaults, microtime(true) - $t0));

@@ -52,6 +52,7 @@ const ALLOWED = [
     'redlock-restart-majority' => 'a majority forgot the lease (antirez: delayed restarts are required)',
 ];
 
+
 /** Faults whose effects last until the end of their phase: their window runs until the workload stops. */
 const LASTING = ['restart-volatile', 'redlock-restart-majority', 'sentinel-failover', 'sentinel-failover-minrep', 'cluster-failover'];
 
@@ -136,6 +137,9 @@ foreach ($nem as $e) {
             break;
         case 'phase_error':
             $phaseErrors[] = $e;
+            break;
+        case 'lane_error':
+            $phaseErrors[] = ['name' => 'lane' . $e['lane'], 'error' => $e['error'] . ' (phases ' . implode(', ', $e['phases']) . ')'];
             break;
         case 'resource':
             $resourceTotals[$e['phase']] = $e['totals'];

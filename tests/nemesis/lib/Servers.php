@@ -12,9 +12,19 @@ function free_port(): int
     return (int) substr($n, strrpos($n, ':') + 1);
 }
 
+/** Sets (with an argument) and returns the tag log_line() puts after the time, e.g. " lane 2". */
+function log_tag(?string $tag = null): string
+{
+    static $t = '';
+    if ($tag !== null) {
+        $t = $tag;
+    }
+    return $t;
+}
+
 function log_line(string $msg): void
 {
-    fwrite(STDERR, sprintf("[nemesis %s] %s\n", gmdate('H:i:s'), $msg));
+    fwrite(STDERR, sprintf("[nemesis %s%s] %s\n", gmdate('H:i:s'), log_tag(), $msg));
 }
 
 /**
@@ -35,9 +45,17 @@ final class Server
         @mkdir($dir, 0777, true);
     }
 
-    public function start(float $timeout = 20.0): void
+    /** @param list<string> $extra arguments for this start only (e.g. --replicaof) */
+    public function start(float $timeout = 20.0, array $extra = []): void
     {
-        $cmd = array_merge([$this->bin], $this->args, ['--port', (string) $this->port, '--bind', '127.0.0.1',
+        $this->launch($extra);
+        $this->waitUp($timeout);
+    }
+
+    /** Starts the process without waiting for it to answer (see waitUp()): servers of a topology start side by side. */
+    public function launch(array $extra = []): void
+    {
+        $cmd = array_merge([$this->bin], $this->args, $extra, ['--port', (string) $this->port, '--bind', '127.0.0.1',
             '--daemonize', 'no', '--dir', $this->dir, '--logfile', $this->dir . '/server.log']);
         $env = $this->env + ['PATH' => (string) getenv('PATH')];
         $this->proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $this->dir . '/stderr.log', 'a']],
@@ -46,15 +64,20 @@ final class Server
             throw new \RuntimeException("$this->name: cannot start $this->bin");
         }
         $this->pid = proc_get_status($this->proc)['pid'];
+    }
+
+    /** Waits until the launched server answers PING (polled every 20 ms). */
+    public function waitUp(float $timeout = 20.0): void
+    {
         $end = microtime(true) + $timeout;
         while (microtime(true) < $end) {
-            if (!proc_get_status($this->proc)['running']) {
+            if ($this->proc === null || !proc_get_status($this->proc)['running']) {
                 break;
             }
             if ($this->ping()) {
                 return;
             }
-            usleep(50000);
+            usleep(20000);
         }
         $tail = @shell_exec('tail -n 5 ' . escapeshellarg($this->dir . '/server.log') . ' 2>/dev/null');
         throw new \RuntimeException("$this->name: redis-server on 127.0.0.1:$this->port did not come up: $tail");
@@ -99,16 +122,22 @@ final class Server
         $this->pid = 0;
     }
 
+    /** Asks the server to exit (SIGTERM) without waiting: stop() then reaps it. */
+    public function terminate(): void
+    {
+        $this->signal(SIGCONT);
+        $this->signal(SIGTERM);
+    }
+
     public function stop(): void
     {
         if ($this->proc === null) {
             return;
         }
-        $this->signal(SIGCONT);
-        $this->signal(SIGTERM);
+        $this->terminate();
         $end = microtime(true) + 5;
         while ($this->running() && microtime(true) < $end) {
-            usleep(50000);
+            usleep(10000);
         }
         $this->crash();
     }
@@ -181,6 +210,21 @@ final class Topology
         return $s;
     }
 
+    /** Launches a server of the topology without waiting for it (waitAllUp() does). */
+    private function launchServer(Server $s): Server
+    {
+        $this->servers[] = $s;
+        $s->launch();
+        return $s;
+    }
+
+    private function waitAllUp(): void
+    {
+        foreach ($this->servers as $s) {
+            $s->waitUp();
+        }
+    }
+
     /** One server with AOF (appendfsync always), under libfaketime, behind the proxy. */
     private function startSingle(): void
     {
@@ -218,15 +262,21 @@ final class Topology
         rename($this->clockFile . '.tmp', $this->clockFile);
     }
 
-    /** Master + replica + three sentinels (quorum 2, down-after 1000 ms), as tests/sentinel/start.sh. */
+    /**
+     * Master + replica + three sentinels (quorum 2, down-after 1000 ms), as tests/sentinel/start.sh;
+     * the sentinels start once the replica is in sync (their first INFO of the master then lists it).
+     * Their hello messages go out every 0.5 s instead of 2 s (SENTINEL DEBUG publish-period, Redis
+     * 7.0+), so that they find each other sooner; nothing else of Sentinel is changed.
+     */
     private function startSentinel(array $opts): void
     {
-        $m = $this->add(new Server('master', $this->bin, $this->dir . '/master', ['--save', '', '--appendonly', 'no',
+        $m = $this->launchServer(new Server('master', $this->bin, $this->dir . '/master', ['--save', '', '--appendonly', 'no',
             '--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0']));
-        $r = $this->add(new Server('replica', $this->bin, $this->dir . '/replica', ['--save', '', '--appendonly', 'no',
+        $r = $this->launchServer(new Server('replica', $this->bin, $this->dir . '/replica', ['--save', '', '--appendonly', 'no',
             '--replicaof', '127.0.0.1', (string) $m->port, '--repl-diskless-sync-delay', '0']));
         $this->masters = [$m];
         $this->replica = $r;
+        $this->waitAllUp();
         $this->waitFor(fn () => ($r->redis()->info('replication')['master_link_status'] ?? '') === 'up', 30, 'replica sync');
         for ($i = 1; $i <= 3; $i++) {
             $d = $this->dir . "/sentinel$i";
@@ -235,10 +285,11 @@ final class Topology
             file_put_contents("$d/sentinel.conf", "port $port\nbind 127.0.0.1\ndaemonize no\ndir $d\n"
                 . "sentinel monitor nm 127.0.0.1 $m->port 2\nsentinel down-after-milliseconds nm 1000\n"
                 . "sentinel failover-timeout nm 5000\nsentinel parallel-syncs nm 1\n");
-            $s = new Server("sentinel$i", $this->bin, $d, ["$d/sentinel.conf", '--sentinel'], [], $port);
-            $this->servers[] = $s;
-            $s->start();
-            $this->sentinels[] = $s;
+            $this->sentinels[] = $this->launchServer(new Server("sentinel$i", $this->bin, $d, ["$d/sentinel.conf", '--sentinel'], [], $port));
+        }
+        $this->waitAllUp();
+        foreach ($this->sentinels as $s) {
+            $s->redis()->rawCommand('SENTINEL', 'DEBUG', 'publish-period', '500');
         }
         $this->waitFor(function () use ($m) {
             foreach ($this->sentinels as $s) {
@@ -255,6 +306,17 @@ final class Topology
         }, 60, 'sentinels ready');
         $this->topo = ['kind' => 'sentinel', 'uris' => array_map(fn ($s) => "redis://127.0.0.1:$s->port", $this->sentinels),
             'options' => ['sentinel' => 'nm'] + (isset($opts['min_replicas']) ? ['min_replicas' => $opts['min_replicas'], 'replica_timeout' => 0.5] : [])];
+    }
+
+    /** The server of this topology on $port, if any. */
+    public function serverAt(int $port): ?Server
+    {
+        foreach ($this->servers as $s) {
+            if ($s->port === $port) {
+                return $s;
+            }
+        }
+        return null;
     }
 
     /** The master's port as the sentinels now say. */
@@ -277,10 +339,11 @@ final class Topology
     {
         $nodes = [];
         for ($i = 1; $i <= 6; $i++) {
-            $nodes[] = $this->add(new Server("cluster$i", $this->bin, $this->dir . "/cluster$i", ['--save', '', '--appendonly', 'no',
+            $nodes[] = $this->launchServer(new Server("cluster$i", $this->bin, $this->dir . "/cluster$i", ['--save', '', '--appendonly', 'no',
                 '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000',
                 '--repl-diskless-sync-delay', '0']));
         }
+        $this->waitAllUp();
         $cmd = escapeshellarg($this->cli) . ' --cluster create ' . implode(' ', array_map(fn ($s) => "127.0.0.1:$s->port", $nodes))
             . ' --cluster-replicas 1 --cluster-yes > ' . escapeshellarg($this->dir . '/cluster-create.log') . ' 2>&1';
         exec($cmd, $out, $rc);
@@ -350,8 +413,9 @@ final class Topology
     private function startRedlock(): void
     {
         for ($i = 1; $i <= 5; $i++) {
-            $this->masters[] = $this->add(new Server("redlock$i", $this->bin, $this->dir . "/redlock$i", ['--save', '', '--appendonly', 'no']));
+            $this->masters[] = $this->launchServer(new Server("redlock$i", $this->bin, $this->dir . "/redlock$i", ['--save', '', '--appendonly', 'no']));
         }
+        $this->waitAllUp();
         $this->topo = ['kind' => 'redlock', 'uris' => array_map(fn ($s) => "redis://127.0.0.1:$s->port", $this->masters)];
     }
 
@@ -365,7 +429,7 @@ final class Topology
                 }
             } catch (\Throwable) {
             }
-            usleep(100000);
+            usleep(50000);
         }
         throw new \RuntimeException("timed out after {$seconds} s waiting for: $what");
     }
@@ -377,6 +441,9 @@ final class Topology
             @fclose($this->proxyPipes[1]);
             proc_close($this->proxy);
             $this->proxy = null;
+        }
+        foreach ($this->servers as $s) {
+            $s->terminate();    // all at once, then each reaped
         }
         foreach ($this->servers as $s) {
             $s->stop();
