@@ -60,7 +60,7 @@ const FAULTS = [
     'sentinel' => ['sentinel-failover'],
     'sentinel-minrep' => ['sentinel-failover-minrep'],
     'cluster' => ['cluster-failover'],
-    'redlock' => ['redlock-stop-minority', 'redlock-stop-majority', 'redlock-restart-majority'],
+    'redlock' => ['redlock-stop-minority', 'redlock-stop-majority', 'redlock-restart-minority', 'redlock-restart-majority'],
 ];
 // Faults that end the phase's usefulness go last in a round: a restart without
 // persistence resets the fencing counter (the resource then refuses the new,
@@ -83,6 +83,8 @@ $duration = function (string $type) use ($rand, $LEASE): array {
         'proxy-reset' => ['seconds' => round($rand(0.3, 1.2), 2)],      // new connections reset this long
         'clock-jump' => ['jump_s' => (int) ceil($LEASE * $rand(3, 10))],
         'redlock-stop-minority', 'redlock-stop-majority' => ['seconds' => round($rand(1.0, 2.5), 2)],
+        // down for longer than one lease: the delayed restart Redlock requires of a master without persistence
+        'redlock-restart-minority' => ['seconds' => round($LEASE + $rand(0.3, 1.0), 2)],
         default => [],
     };
 };
@@ -131,7 +133,7 @@ $expected = function (string $phase) use ($LEASE, $TAIL): float {
         $t += 0.9 + $TAIL + match ($type) {
             'client-pause' => $LEASE + 1.5, 'server-pause' => 1.65, 'proxy-delay' => 2.25, 'proxy-stall' => 1.4,
             'proxy-reset' => 0.75, 'redlock-stop-minority', 'redlock-stop-majority' => 1.75,
-            'sentinel-failover', 'sentinel-failover-minrep' => 4.5,
+            'redlock-restart-minority' => $LEASE + 0.65, 'sentinel-failover', 'sentinel-failover-minrep' => 4.5,
             'cluster-failover' => 4.5, default => 0.3,
         };
     }
@@ -421,6 +423,25 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
             usleep((int) ($f['seconds'] * 1e6));
             foreach ($ms as $m) {
                 $m->signal(SIGCONT);
+            }
+            break;
+        case 'redlock-restart-minority':
+            // 2 of 5 masters killed and restarted empty (no persistence), each after one lease and
+            // more: every lease they held has run out by then (antirez, "Is Redlock safe?": delayed restarts)
+            $ms = $TOPO->masters;
+            shuffle($ms);
+            $ms = array_slice($ms, 0, 2);
+            $start(['masters' => array_map(fn ($m) => $m->port, $ms), 'down_s' => $f['seconds']]);
+            foreach ($ms as $m) {
+                $m->crash();
+                $m->wipe();
+            }
+            usleep((int) ($f['seconds'] * 1e6));
+            foreach ($ms as $m) {
+                $m->launch();
+            }
+            foreach ($ms as $m) {
+                $m->waitUp();
             }
             break;
         case 'redlock-restart-majority':
