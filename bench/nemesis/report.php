@@ -34,6 +34,13 @@ foreach ($libs as $lib => $r) {
     $out .= sprintf("| %s | %s | %s | %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, $r['run']['lease'],
         $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['operations'], $r['faults'], $r['forbidden']);
 }
+$out .= "\nA fault's row counts what began in its window (its start to one lease + 1.5 s after its end), so a library still\n"
+    . "stuck from an earlier fault shows as stalled under the next ones too.\n";
+if (isset($libs['symfony'])) {
+    $out .= "\nsymfony/lock's `RedisStore` after a lost reply (its stalls here): an acquire whose client gave up still runs\n"
+        . "when the network delivers it, and the key it writes lasts the store's `initialTtl` (300 s by default), not the\n"
+        . "lock's ttl; see [`docs/guarantees.md`](../docs/guarantees.md#symfonylock-after-a-lost-reply).\n";
+}
 $cols = ['grants' => 'grants', 'overlap_allowed' => 'overlaps (documented)', 'overlap_forbidden' => 'overlaps (forbidden)',
     'stale_accepted' => 'stale writes accepted', 'stale_rejected' => 'stale writes rejected', 'lost_updates' => 'lost updates',
     'slow_acquire' => 'slow acquires', 'stalled' => 'stalled', 'lost_told' => 'lost, told', 'lost_untold' => 'lost, not told'];
