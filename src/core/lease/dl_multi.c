@@ -71,9 +71,7 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
         }
     }
     ARG(nums[1], dl_cmd_int(nums[1], leases[0]->ttl_ms));
-    ARG(fenced ? "1" : "0", 1);
     ARG(nums[2], dl_cmd_int(nums[2], waiting ? DL_WAITERS_TTL_MS : 0));
-    ARG(nums[3], dl_cmd_int(nums[3], DL_WAKE_TTL_MS));
     for (i = 0; i < n; i++) ARG(leases[i]->token, leases[i]->token_len);
 #undef ARG
     cmd.argc = argc; cmd.argv = argv; cmd.argvlen = argvlen;
@@ -239,13 +237,16 @@ dl_status_t dl_multi_acquire_ordered(const dl_transport_t *t, size_t n, dl_lease
     return st;
 }
 
+/* The multi-lock scripts write the wake list's TTL as a literal. */
+typedef char dl_multi_wake_ttl_is_2000[DL_WAKE_TTL_MS == 2000 ? 1 : -1];
+
 dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
                              dl_error_t *err)
 {
-    size_t argc = 0, i, cap = 4 + 4 * n;
+    size_t argc = 0, i, cap = 3 + 3 * n;
     const char **argv;
     size_t *argvlen;
-    char nums[2][24];
+    char nums[1][24];
     dl_cmd_t cmd;
     dl_reply_t r;
     dl_status_t st;
@@ -267,13 +268,11 @@ dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *cons
 #define ARG(s, len) do { argv[argc] = (s); argvlen[argc++] = (len); } while (0)
     ARG("EVALSHA", 7);
     ARG(DL_SCRIPT_MULTI_RELEASE_SHA, 40);
-    ARG(nums[0], dl_cmd_int(nums[0], (long long)(3 * n)));
+    ARG(nums[0], dl_cmd_int(nums[0], (long long)(2 * n)));
     for (i = 0; i < n; i++) {
         ARG(leases[i]->key, leases[i]->key_len);
-        ARG(leases[i]->wake_key, leases[i]->wake_key_len);
         ARG(leases[i]->waiters_key, leases[i]->waiters_key_len);
     }
-    ARG(nums[1], dl_cmd_int(nums[1], DL_WAKE_TTL_MS));
     for (i = 0; i < n; i++) ARG(leases[i]->token, leases[i]->token_len);
 #undef ARG
     cmd.argc = (int)argc; cmd.argv = argv; cmd.argvlen = argvlen;
@@ -286,10 +285,10 @@ dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *cons
     }
     if (st == DL_OK && r.type == DL_REPLY_ERROR) st = dl_server_error(t, &r, "the multi-release script", err);
     if (st == DL_OK) {
-        int ok = r.type == DL_REPLY_ARRAY && r.elements == n;
+        int ok = r.type == DL_REPLY_STRING && r.len == n;
         for (i = 0; ok && i < n; i++) {
-            ok = r.element[i].type == DL_REPLY_INTEGER;
-            if (ok) released[i] = r.element[i].integer == 1;
+            ok = r.str[i] == '0' || r.str[i] == '1';
+            if (ok) released[i] = r.str[i] == '1';
         }
         if (!ok) {
             for (i = 0; i < n; i++) released[i] = 0;

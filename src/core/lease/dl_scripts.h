@@ -570,9 +570,10 @@
  *
  * KEYS, for each name in turn: K, then F when fencing, then Q W when waiting
  * (1 to 4 keys a name, all in one Cluster slot: a try without fencing sends
- * only the names, as each KEYS element costs the server a Lua string); ARGV
- * ttl ms, fence flag, waiter window ms ("0": not waiting), wake list TTL ms,
- * then each name's owner token. Each name is SET NX to its own token for the
+ * only the names, as each KEYS/ARGV element costs the server a Lua string);
+ * ARGV ttl ms, waiter window ms ("0": not waiting), then each name's owner
+ * token. Fencing is told by the keys a name has (2, or 4 when waiting); the
+ * wake list TTL is DL_WAKE_TTL_MS, 2000 (checked in dl_multi.c). Each name is SET NX to its own token for the
  * ttl (its own lease, fenced on its own counter when asked); when one is
  * taken, those set are deleted again (all or none, in one script). Granted:
  * 1 when neither fencing nor waiting, else {1, fence1 .. fencen} (fences 0
@@ -585,11 +586,12 @@
  */
 #define DL_SCRIPT_MULTI_ACQUIRE \
     "local call = redis.call " \
-    "local n = #ARGV - 4 local s = #KEYS / n local win = tonumber(ARGV[3]) local fenced = ARGV[2] == '1' " \
+    "local n = #ARGV - 2 local s = #KEYS / n local win = tonumber(ARGV[2]) " \
+    "local fenced = s - (win > 0 and 2 or 0) == 2 " \
     "local qo = fenced and 3 or 2 " \
     "local got = 0 " \
     "for i = 1, n do " \
-        "if not call('SET', KEYS[s * i - s + 1], ARGV[4 + i], 'NX', 'PX', ARGV[1]) then break end " \
+        "if not call('SET', KEYS[s * i - s + 1], ARGV[2 + i], 'NX', 'PX', ARGV[1]) then break end " \
         "got = i " \
     "end " \
     "if got == n then " \
@@ -597,7 +599,7 @@
         "local r = {1} " \
         "for i = 1, n do " \
             "local b = s * i - s " \
-            "if win > 0 then call('ZREM', KEYS[b + qo], ARGV[4 + i]) " \
+            "if win > 0 then call('ZREM', KEYS[b + qo], ARGV[2 + i]) " \
                 "if call('EXISTS', KEYS[b + qo]) == 0 then call('DEL', KEYS[b + qo + 1]) end end " \
             "if fenced then r[#r + 1] = call('INCR', KEYS[b + 2]) else r[#r + 1] = 0 end " \
         "end " \
@@ -608,18 +610,18 @@
     "local r = {0, -1} " \
     "for i = 1, n do " \
         "local b = s * i - s " \
-        "local k, tok = KEYS[b + 1], ARGV[4 + i] " \
+        "local k, tok = KEYS[b + 1], ARGV[2 + i] " \
         "local p = call('PTTL', k) " \
         "if p ~= -2 then " \
             "r[#r + 1] = i " \
             "if p >= 0 and (r[2] < 0 or p < r[2]) then r[2] = p end " \
             "if win > 0 then local q = KEYS[b + qo] call('ZADD', q, now + win, tok) " \
-                "if call('PTTL', q) < win then call('PEXPIRE', q, win) end end " \
+                "if call('PTTL', q) < win then call('PEXPIRE', q, ARGV[2]) end end " \
         "elseif win > 0 then " \
             "local q, w = KEYS[b + qo], KEYS[b + qo + 1] " \
             "call('ZREM', q, tok) call('ZREMRANGEBYSCORE', q, '-inf', now) " \
             "if call('ZCARD', q) > 0 then " \
-                "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, ARGV[4]) " \
+                "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, 2000) " \
             "end " \
         "end " \
     "end " \
@@ -627,31 +629,33 @@
 
 /*
  * Releases n mutex leases at once (a multi-lock's names, or the request end's
- * leases). KEYS K W Q of each name in turn (one Cluster slot); ARGV wake list
- * TTL ms, then each name's owner token. Each name as DL_SCRIPT_RELEASE does
- * it; returns {each name's result: 1 deleted, 0 another owner, -1 gone}. One
- * script instead of n in a pipeline: each costs the server its call and its
- * KEYS/ARGV tables.
+ * leases). KEYS K Q of each name in turn (one Cluster slot); ARGV each name's
+ * owner token. Each name is compare-and-deleted as DL_SCRIPT_RELEASE does it,
+ * and a live waiter of a released name woken (its wake list W is Q's stem +
+ * ":wake": dl_key derives every companion as one stem + its suffix; the wake
+ * list's TTL is DL_WAKE_TTL_MS, 2000, checked in dl_multi.c). Returns a
+ * string of one character per name: "1" released, "0" not ours (another
+ * owner, or gone). One script for all names, not one per name: each script
+ * call and each KEYS/ARGV element costs the server (docs/primitives.md,
+ * "Server cost").
  */
 #define DL_SCRIPT_MULTI_RELEASE \
-    "local call = redis.call local r = {} local t " \
-    "for i = 1, #ARGV - 1 do " \
-        "local k, tok = KEYS[3 * i - 2], ARGV[1 + i] " \
-        "local v = call('GET', k) " \
-        "if v ~= tok then r[i] = v and 0 or -1 " \
-        "else " \
-            "call('DEL', k) r[i] = 1 " \
-            "local w, q = KEYS[3 * i - 1], KEYS[3 * i] " \
+    "local call = redis.call local out = '' " \
+    "for i = 1, #ARGV do " \
+        "local k, q = KEYS[2 * i - 1], KEYS[2 * i] " \
+        "if call('GET', k) == ARGV[i] then " \
+            "call('DEL', k) out = out .. '1' " \
             "if call('EXISTS', q) == 1 then " \
-                "t = t or call('TIME') " \
+                "local t = call('TIME') " \
                 "call('ZREMRANGEBYSCORE', q, '-inf', " DL_LUA_NOW_MS ") " \
                 "if call('ZCARD', q) > 0 then " \
-                    "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, ARGV[1]) " \
+                    "local w = string.sub(q, 1, -9) .. ':wake' " \
+                    "call('RPUSH', w, '1') call('LTRIM', w, 0, 0) call('PEXPIRE', w, 2000) " \
                 "end " \
             "end " \
-        "end " \
+        "else out = out .. '0' end " \
     "end " \
-    "return r"
+    "return out"
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
@@ -679,7 +683,7 @@
 #define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
 #define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
 #define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
-#define DL_SCRIPT_MULTI_RELEASE_SHA "6cecdc6af9e7ed2e19e717d2ec670f10c9c45511"
-#define DL_SCRIPT_MULTI_ACQUIRE_SHA "11f3e427c4822d767e97748a5b29fd5d89dbd86b"
+#define DL_SCRIPT_MULTI_RELEASE_SHA "285647a78e09d53c6cd7e3828fd03cb22ae8e129"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "79dca337044fc1e11146bcd1f80ac18b14937ab8"
 
 #endif
