@@ -90,7 +90,8 @@ class ConcurrencyLimiterTest extends AppTestCase
         $prefix = (string) config('database.redis.options.prefix');
         (new ConcurrencyLimiter($conn, 'dltest-conn', 2, 30))->block(0);
         $raw = $this->raw();
-        $this->assertSame(1, $raw->zCard($prefix . 'dltest-conn'), 'the semaphore is in the connection\'s database, under its prefix');
+        // one holder of one permit: the semaphore's key holds it (docs/primitives.md)
+        $this->assertSame(1, $raw->exists($prefix . 'dltest-conn'), 'the semaphore is in the connection\'s database, under its prefix');
         $raw->del($prefix . 'dltest-conn', $prefix . 'dltest-conn{' . $prefix . 'dltest-conn}:permits');
     }
 
