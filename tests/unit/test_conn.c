@@ -1532,7 +1532,7 @@ static void test_semaphore_single_holder_form(void **state)
     assert_string_equal(r.str, "zset");
     dl_reply_free(&r);
     assert_int_equal(dl_lock_status(&t, a, &pttl, &err), DL_OK);
-    assert_true(pttl > 29000 && pttl <= 30000);              /* a kept its (refreshed) lease end */
+    assert_true(pttl > 29000 && pttl <= 30001);              /* a kept its (refreshed) lease end (+1 ms: kept whole) */
     assert_true(int_cmd(c, 2, "PTTL", a->key, NULL) > 29000); /* and K lives as long */
     assert_int_equal(sem_try(&t, x), 0);                     /* 2 + 1 > 2 */
     r0 = restored_sem("sem6", a->token, a->token_len);       /* a, as restored: permits unknown */
@@ -1558,6 +1558,68 @@ static void test_semaphore_single_holder_form(void **state)
     dl_lease_free(b);
     dl_lease_free(x);
     dl_lease_free(r0);
+    dl_conn_free(c);
+}
+
+/* Found by review: a token asked again with more permits, then released by
+ * its one-permit handle, frees them all (the release reads P, whatever its
+ * handle took); the STRING form's release keeps the wake tokens of other
+ * waiters (one per live waiter, not one in all). */
+static void test_semaphore_review_regressions(void **state)
+{
+    dl_conn_t *c;
+    dl_transport_t t;
+    dl_lease_t *one, *three, *a, *b, *x;
+    dl_error_t err;
+    dl_reply_t r;
+    long long holders, used;
+    int released;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    t = dl_conn_transport(c);
+    one = sem_lease("sem7", 1, 5, 10000);
+    three = dl_lease_new("unit:", 5, "sem7", 4, one->token, one->token_len, 10000, &err);
+    assert_non_null(three);
+    three->kind = DL_LEASE_PERMITS;
+    three->permits = 3;
+    three->limit = 5;
+    wipe(c, one, NULL, 0);
+    assert_int_equal(sem_try(&t, one), 1);
+    assert_int_equal(sem_try(&t, three), 1);          /* the same token, now 3 permits */
+    sem_usage(&t, one, &holders, &used);
+    assert_int_equal(used, 3);
+    assert_int_equal(dl_lock_release(&t, one, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    sem_usage(&t, one, &holders, &used);
+    assert_int_equal(used, 0);
+    keys_of(c, one, keys, sizeof(keys));
+    assert_string_equal(keys, "");                    /* P too: nothing left */
+
+    /* two waiters woken by one release of 2 permits; the STRING form taken and
+     * released meanwhile leaves both wake tokens */
+    a = sem_lease("sem8", 2, 2, 10000);
+    b = sem_lease("sem8", 1, 2, 10000);
+    x = sem_lease("sem8", 1, 2, 10000);
+    wipe(c, a, NULL, 0);
+    assert_int_equal(sem_try(&t, a), 1);
+    ok_cmd(c, &r, 4, "ZADD", a->waiters_key, "99999999999999", "w1");
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 4, "ZADD", a->waiters_key, "99999999999999", "w2");
+    dl_reply_free(&r);
+    assert_int_equal(dl_lock_release(&t, a, &released, &err), DL_OK);
+    assert_int_equal(int_cmd(c, 2, "LLEN", a->wake_key, NULL), 2);
+    assert_int_equal(sem_try(&t, x), 1);               /* the STRING form */
+    assert_int_equal(dl_lock_release(&t, x, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(int_cmd(c, 2, "LLEN", a->wake_key, NULL), 2);   /* still one per waiter */
+    wipe(c, a, NULL, 0);
+    dl_lease_free(one);
+    dl_lease_free(three);
+    dl_lease_free(a);
+    dl_lease_free(b);
+    dl_lease_free(x);
     dl_conn_free(c);
 }
 
@@ -2164,6 +2226,7 @@ int main(void)
         cmocka_unit_test(test_semaphore_dead_holder_returns_permits),
         cmocka_unit_test(test_semaphore_multi_permit_holders),
         cmocka_unit_test(test_semaphore_single_holder_form),
+        cmocka_unit_test(test_semaphore_review_regressions),
         cmocka_unit_test(test_semaphore_waiter_woken_by_release),
         cmocka_unit_test(test_rw_shared_and_exclusive_real),
         cmocka_unit_test(test_rw_waiting_writer_not_starved),

@@ -212,13 +212,9 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         if (waiting) add_num(sc, DL_WAITERS_TTL_MS);
         break;
     case DL_SHAPE_SEM_RELEASE:
-        /* P only when the lease may hold more than one permit. */
-        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);
-        if (l->permits != 1) ADD_KEY(sc, l, permits_key);
-        else sc->argv[2] = "3";
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, permits_key);
         ADD_KEY(sc, l, token);
         add_num(sc, DL_WAKE_TTL_MS);
-        add_num(sc, l->permits);   /* 0 after a restore: the script reads them */
         break;
     case DL_SHAPE_SEM_REFRESH:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);

@@ -242,7 +242,7 @@
     "if ty == 'string' then " \
         "local h, p = call('GET', KEYS[1]), call('PTTL', KEYS[1]) " \
         "call('DEL', KEYS[1]) " \
-        "if p > 0 then call('ZADD', KEYS[1], now + p, h) call('PEXPIRE', KEYS[1], p + 1) end " \
+        "if p > 0 then call('ZADD', KEYS[1], now + p + 1, h) call('PEXPIRE', KEYS[1], p + 2) end " \
     "end " \
     "local extra = tonumber(call('HGET', KEYS[2], '+') or '0') " \
     "if extra > 0 then " \
@@ -279,14 +279,14 @@
     "return {0, -1}"
 
 /*
- * Semaphore release. KEYS K W Q, and P unless the lease took one permit;
- * a STRING K (one holder) is released as a mutex's key, waking one waiter.
- * ARGV token, wake list TTL ms, the permits the lease took ("0": not known, as
- * after a restore: read from P). Returns 1 when our lease was live and is gone
- * now, -1 when we held nothing (never granted, released already, or its lease
- * ended: its permits were free from then on). Wakes as many live waiters as
- * permits it frees: one wake token each on W, which holds at most one per
- * live waiter.
+ * Semaphore release. KEYS K W Q P; ARGV token, wake list TTL ms. A STRING K
+ * (one holder of one permit) is deleted as a mutex's key, waking one waiter;
+ * on the ZSET our permits are read from P (a token asked again with other
+ * permits, or restored, may hold more than its handle took). Returns 1 when
+ * our lease was live and is gone now, -1 when we held nothing (never granted,
+ * released already, or its lease ended: its permits were free from then on).
+ * Wakes as many live waiters as permits it frees: one wake token each on W,
+ * which holds at most one per live waiter.
  */
 #define DL_SCRIPT_SEM_RELEASE \
     "local call = redis.call " \
@@ -297,8 +297,9 @@
         "if call('EXISTS', KEYS[3]) == 1 then " \
             "local t = call('TIME') " \
             "call('ZREMRANGEBYSCORE', KEYS[3], '-inf', " DL_LUA_NOW_MS ") " \
-            "if call('ZCARD', KEYS[3]) > 0 then " \
-                "call('RPUSH', KEYS[2], '1') call('LTRIM', KEYS[2], 0, 0) call('PEXPIRE', KEYS[2], ARGV[2]) " \
+            "local n = call('ZCARD', KEYS[3]) " \
+            "if n > 0 then " \
+                "call('RPUSH', KEYS[2], '1') call('LTRIM', KEYS[2], 0, n - 1) call('PEXPIRE', KEYS[2], ARGV[2]) " \
             "end " \
         "end " \
         "return 1 " \
@@ -308,11 +309,9 @@
     "if not s then return -1 end " \
     "call('ZREM', KEYS[1], ARGV[1]) " \
     "local k = 1 " \
-    "if ARGV[3] ~= '1' then " \
-        "local e = call('HGET', KEYS[4], ARGV[1]) " \
-        "if e then k = tonumber(e) call('HDEL', KEYS[4], ARGV[1]) " \
-            "if call('HINCRBY', KEYS[4], '+', 1 - k) <= 0 then call('HDEL', KEYS[4], '+') end end " \
-    "end " \
+    "local e = call('HGET', KEYS[4], ARGV[1]) " \
+    "if e then k = tonumber(e) call('HDEL', KEYS[4], ARGV[1]) " \
+        "if call('HINCRBY', KEYS[4], '+', 1 - k) <= 0 then call('HDEL', KEYS[4], '+') end end " \
     "local t = call('TIME') " \
     "if s + 0 <= t[1] * 1000 + t[2] / 1000 then return -1 end " \
     "if call('EXISTS', KEYS[3]) == 1 then " \
@@ -667,8 +666,8 @@
 #define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
 #define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "e10ea7e07b065e2c29431da238a62858d4bcffa1"
-#define DL_SCRIPT_SEM_RELEASE_SHA "061105fb3f9b91fc19401d03419f9593a9be7280"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "0787c990e381b7176e29b9771d3610419a0c04c5"
+#define DL_SCRIPT_SEM_RELEASE_SHA "9be7f7f5ac465412c59cb4d90bdd2f4122e11df6"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
 #define DL_SCRIPT_SEM_REFRESH_SHA "d5b911660702bbe12d272fe82e7b9a5af419601a"
 #define DL_SCRIPT_SEM_STATUS_SHA "cce279235239574b218f77fe5b3761d4c11a8074"
