@@ -37,9 +37,15 @@ build_zts_php() {   # sets ZTS_PREFIX
     note "building PHP $ver with --enable-zts --enable-embed (log: $DISTLOCK_LOG_DIR/php-build.log)"
     # Only what the tests use: pcntl and posix for the fork tests; json, pcre,
     # hash, random and SPL are always built in.
+    # libtool compiles every file twice, position-independent for libphp.so and
+    # not for the CLI; once is enough (the CLI links the PIC objects): about
+    # 3 of 11 minutes on a 2-core machine.
     if ! (cd "$build" && ./configure --prefix="$ZTS_PREFIX" --enable-zts --enable-embed=shared --enable-cli \
             --disable-cgi --disable-phpdbg --disable-all --without-libxml --without-sqlite3 --without-pdo-sqlite \
-            --without-pear --enable-pcntl --enable-posix && nice make -j2 && make install) \
+            --without-pear --enable-pcntl --enable-posix &&
+          sed -i 's/^build_old_libs=yes$/build_old_libs=no/' libtool &&
+          sed -i '/^BUILD_CLI = /s/:\.lo=\.o)/)/g' Makefile &&
+          nice make -j2 && make install) \
             >"$DISTLOCK_LOG_DIR/php-build.log" 2>&1; then
         excerpt "$DISTLOCK_LOG_DIR/php-build.log" --tail
         return 1
