@@ -532,4 +532,21 @@ namespace DistLock {
      * refreshed lease is kept until its TTL but reported not extended.
      */
     class ReplicationException extends ConnectionException {}
+
+    /**
+     * The name is held under another kind than the call asks for: a mutex
+     * (lock(), tryLock(), synchronized(), restore(), the lockAll() members,
+     * release()/refresh() by token), a readers-writer lock (lockShared(),
+     * lockExclusive(), restoreShared(), restoreExclusive()) or a semaphore
+     * (acquirePermits(), tryAcquirePermits(), restorePermits()). One name is
+     * held under one kind at a time; the message names the name and both
+     * kinds. The server tells it in the same atomic step that would have
+     * granted the call, so it never races a grant. The caller's mistake, not
+     * a network fault: no ConnectionException, the connection stays usable and
+     * stats() do not count it as a connection error. A wait cannot end it, so
+     * lock*() fail at once, as tryLock*() do. A handle (DistLock\Lock) whose
+     * name another kind holds now has lost its lease: its release() and
+     * refresh() return false, as for any lost lease.
+     */
+    class LockKindException extends \LogicException {}
 }
