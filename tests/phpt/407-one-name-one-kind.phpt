@@ -27,7 +27,7 @@ function outcome(callable $f): string
     } catch (Throwable $x) {
         $what = get_class($x) . ': ' . $x->getMessage();
     }
-    if (microtime(true) - $t0 > 0.5) $what .= ' (waited)';   // a kind conflict fails at once
+    if (microtime(true) - $t0 > 0.9) $what .= ' (waited)';   // a wait of 1 s waited; a kind conflict fails at once
     return $what;
 }
 
