@@ -2005,8 +2005,19 @@ static void test_kinds_one_name_one_kind(void **state)
     }
     assert_int_equal(kind_try(&t2, wr, 0, &acquired, &err), DL_OK);     /* the same kind: taken, no error */
     assert_int_equal(acquired, 0);
-    assert_int_equal(dl_lock_release(&t, sh, &released, &err), DL_OK);
-    assert_int_equal(released, 1);
+    {
+        /* K lives as long as the longest shared lease, also when the longest leaves first. */
+        dl_lease_t *short_sh = rw_lease("k1", DL_LEASE_SHARED, 3000);
+        assert_int_equal(kind_try(&t2, short_sh, 0, &acquired, &err), DL_OK);
+        assert_int_equal(acquired, 1);
+        assert_true(int_cmd(c, 2, "PTTL", sh->key, NULL) > 9000);
+        assert_int_equal(dl_lock_release(&t, sh, &released, &err), DL_OK);
+        assert_int_equal(released, 1);
+        assert_true(int_cmd(c, 2, "PTTL", sh->key, NULL) <= 3001);
+        assert_int_equal(dl_lock_release(&t2, short_sh, &released, &err), DL_OK);
+        assert_int_equal(released, 1);
+        dl_lease_free(short_sh);
+    }
     keys_of(c, mx, keys, sizeof(keys));
     assert_string_equal(keys, "");
 
