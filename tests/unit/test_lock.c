@@ -2342,8 +2342,8 @@ static void test_owner(void **state)
     assert_int_equal(len, 0);
 
     /* A kind's tag: "\0W" + token is the exclusive holder's token; shared holders only ("\0R")
-     * and a semaphore's one holder ("\0S" + token) have no exclusive owner; another value that
-     * starts with NUL is a mutex's caller token, as it is. */
+     * and a semaphore's one holder ("\0S" + token) have no exclusive owner; another value (a
+     * string distlock did not write, e.g. with another tag) comes as it is. */
     push_ok(f, RP_BSTR("\0Wwriter\0x"));
     assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
     assert_non_null(tok);

@@ -424,7 +424,8 @@ dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_l
         if (r.type == DL_REPLY_STRING) {
             /* A kind's tag (dl_scripts.h): "\0W" + the exclusive holder's token; "\0R" (shared
              * holders only) and "\0S" + token (a semaphore's one holder) have no exclusive owner.
-             * Any other value is a mutex's token, also a caller's token that starts with NUL. */
+             * Any other value is a mutex's token (none starts with NUL), or a value distlock did not
+             * write (status()'s "foreign"), returned as it is. */
             size_t skip = r.len >= 2 && r.str[0] == '\0' && r.str[1] == 'W' ? 2 : 0;
             if (!(r.len >= 2 && r.str[0] == '\0' && (r.str[1] == 'R' || r.str[1] == 'S'))) {
                 memmove(r.str, r.str + skip, r.len - skip + 1);   /* with its NUL */

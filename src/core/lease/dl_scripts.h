@@ -663,7 +663,8 @@
  * KEYS K Q FQ R RQ P; no ARGV. K tells the kind (the key encoding of one
  * name, one kind; docs/primitives.md):
  *   STRING, first byte not NUL     a mutex (default or fair mode, a multi-lock
- *                                  member): its owner token; the lease is K's PTTL;
+ *                                  member): its owner token (no token starts with
+ *                                  NUL); the lease is K's PTTL;
  *   STRING "\0W" .. token          the exclusive lease of a readers-writer name;
  *   STRING "\0R"                   shared leases only: counted in R (the earlier
  *                                  layout had no K for them: R alone counts too);
@@ -671,7 +672,8 @@
  *   ZSET with member "\0S"         a semaphore: holder token -> lease end (ms),
  *                                  the marker at +inf; permits beyond one in P;
  *   anything else                  a holder distlock did not write (symfony's
- *                                  RedisStore: a ZSET of its tokens): foreign.
+ *                                  RedisStore: a ZSET of its tokens; a string with
+ *                                  another tag; another type): foreign.
  * Only live leases count (lease end after the server's now), so a holder whose
  * lease ended but that no acquire has dropped yet is not seen; waiters are the
  * live entries of Q (mutex, exclusive and semaphore waiters) and RQ (shared
@@ -697,10 +699,11 @@
     "local ty = call('TYPE', KEYS[1]).ok " \
     "if ty == 'string' then " \
         "local v = call('GET', KEYS[1]) " \
-        "local tag = string.byte(v, 1) == 0 and string.sub(v, 2, 2) or '' " \
+        "if string.byte(v, 1) ~= 0 then return {1, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
+        "local tag = string.sub(v, 2, 2) " \
         "if tag == 'W' then return {2, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
         "if tag == 'S' then return {4, 1, 1, call('PTTL', KEYS[1]), waiters} end " \
-        "if tag ~= 'R' then return {1, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
+        "if tag ~= 'R' then return {5, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
     "elseif ty == 'zset' then " \
         "if not call('ZSCORE', KEYS[1], '\\0S') then " \
             "return {5, call('ZCARD', KEYS[1]), 0, call('PTTL', KEYS[1]), waiters} end " \
@@ -748,6 +751,6 @@
 #define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
 #define DL_SCRIPT_MULTI_RELEASE_SHA "285647a78e09d53c6cd7e3828fd03cb22ae8e129"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "79dca337044fc1e11146bcd1f80ac18b14937ab8"
-#define DL_SCRIPT_INSPECT_SHA "b64060c85d9bc4f4fe6cccac56a87df66860970e"
+#define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
 
 #endif
