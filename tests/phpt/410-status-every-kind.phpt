@@ -81,9 +81,9 @@ $r2->release();
 echo "writer after the readers: ", wait_child($pid), "\n";
 // only live leases count: a lease that ended is not seen though no acquire dropped it yet
 $short = $a->lockShared('rw2', 0.3);
-$long = $b->lockShared('rw2', 5);
-usleep((int)(600000 * $slow));
-look('rw2', [], [3, 5]);
+$long = $b->lockShared('rw2', 30);
+usleep(700000);   // server time: the 0.3 s lease has ended, whatever the machine
+look('rw2', [], [20, 30]);
 $long->release();
 look('rw2');
 $short->release();
@@ -156,7 +156,7 @@ mb: locked=true kind=mutex holders=1 permits=0 ttl=in (9, 10] waiters=0 isLocked
 rw: locked=true kind=shared holders=2 permits=0 ttl=in (19, 20] waiters=1 isLocked=true owner=null
 rw: locked=true kind=shared holders=1 permits=0 ttl=in (19, 20] waiters=1 isLocked=true owner=null
 writer after the readers: exit=0
-rw2: locked=true kind=shared holders=1 permits=0 ttl=in (3, 5] waiters=0 isLocked=true owner=null
+rw2: locked=true kind=shared holders=1 permits=0 ttl=in (20, 30] waiters=0 isLocked=true owner=null
 rw2: locked=false kind=null holders=0 permits=0 ttl=0.0 waiters=0 isLocked=false owner=null
 ex: locked=true kind=exclusive holders=1 permits=0 ttl=in (8, 10] waiters=1 isLocked=true owner=the writer
 reader after the writer: exit=0
