@@ -37,8 +37,10 @@ use Symfony\Component\Lock\Key;
  *   once; with other readers in, promotion fails with LockConflictedException
  *   and never waits (a waiting promotion is where readers-writer locks
  *   deadlock). A write key is demoted by `saveRead()`. The exclusive side is
- *   the readers-writer one (same key and owner token as the mutex; the
- *   client's `fair` option does not apply to it). With `sharedLocks: false`
+ *   the readers-writer one (the same key as the mutex, holding "\0W" and the
+ *   owner token: one name is held under one kind, so a store with
+ *   `sharedLocks: false` on the same resource gets DistLock\LockKindException;
+ *   the client's `fair` option does not apply to it). With `sharedLocks: false`
  *   (and on a Redlock client) the write side is the mutex and a read lock is
  *   a write lock.
  * - Network, protocol and server errors throw LockStorageException (the
@@ -387,7 +389,11 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         try {
             if ($mode === null) {
                 // Saved by a store of before the shared locks: the mutex's release.
-                $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+                try {
+                    $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+                } catch (\DistLock\LockKindException) {
+                    // held under another kind: not this key's lock
+                }
             } elseif (($h = $this->handle($key, $mode)) !== null) {
                 // The readers-writer release: it also wakes the waiters of the other side.
                 $this->call(static fn () => $h->release(), $key, 'release');
@@ -417,8 +423,8 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $name = (string) $key;
         $token = $key->getState(self::class);
 
-        if (self::mode($key) === 'read') {
-            $h = $this->handle($key, 'read');
+        if (!$this->mutexOnly && ($mode = self::mode($key)) !== null) {
+            $h = $this->handle($key, $mode);
 
             return $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
         }
@@ -475,8 +481,8 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $token = $key->getState(self::class);
         try {
             $h = $this->call(static fn (\DistLock $c) => $mode === 'read' ? $c->restoreShared($name, $token) : $c->restoreExclusive($name, $token), $key, 'check');
-        } catch (LockLostException) {
-            return null;
+        } catch (LockLostException|\DistLock\LockKindException) {
+            return null;   // not held so (or the name is held under another kind now)
         }
         $h->detach();
         $this->remember($key, $mode, $h);
@@ -526,8 +532,17 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private function refreshIfOurs(string $name, string $token, float $ttl, Key $key, string $what): bool
     {
+        // A write key holds the readers-writer lease, whose key is not the
+        // mutex's (one name, one kind: docs/primitives.md): its handle refreshes it.
+        if (!$this->mutexOnly && self::mode($key) === 'write') {
+            $h = $this->handle($key, 'write');
+
+            return $h !== null && $this->call(static fn () => $h->refresh($ttl), $key, $what);
+        }
         try {
             return $this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, $what);
+        } catch (\DistLock\LockKindException) {
+            return false;   // held under another kind (a read or write key of this store): not ours
         } catch (LockStorageException $e) {
             if (self::isForeignKey($e)) {
                 return false;
