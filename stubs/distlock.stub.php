@@ -337,27 +337,49 @@ namespace {
         public function refresh(string $name, #[\SensitiveParameter] string $token, ?float $ttl = null): bool {}
 
         /**
-         * The owner token $name is held under now (GET), e.g. for Laravel's getCurrentOwner() or
-         * symfony/lock's exists(). The token is a bearer credential for release: do not log it.
+         * The owner token $name is held under exclusively now (one GET), e.g. for Laravel's
+         * getCurrentOwner() or symfony/lock's exists(): a mutex's holder (lock(), tryLock(), fair
+         * mode, a lockAll() member) or the exclusive holder of a readers-writer name
+         * (lockExclusive()). The token is a bearer credential for release: do not log it.
+         * Redlock: the token a quorum of masters hold.
          *
-         * @return string|null the token; null when $name is free
-         * @throws \DistLock\ConnectionException on network errors, or when the key holds no string
+         * @return string|null the token; null when nobody holds $name exclusively: free, held by
+         *   shared holders only (lockShared(): as many owners as holders, none of them "the"
+         *   owner), by a semaphore (acquirePermits(), even with one holder), or by a key distlock
+         *   did not write of another type than a string (see status()'s kind "foreign"; a string
+         *   is returned as it is)
+         * @throws \DistLock\ConnectionException on network errors
          */
         public function owner(string $name): ?string {}
 
         /**
-         * What an administrator needs to know of $name, in one round trip of plain commands
-         * (PTTL, ZCARD, ZCARD). Never contains the token.
+         * What an administrator needs to know of $name, whatever holds it, in one round trip of
+         * one read-only script (TIME, TYPE, GET, PTTL, ZCOUNT, ZCARD, ZSCORE, ZRANGE, HGET on the
+         * name's keys: docs/primitives.md, "What status() reads"). Never contains a token. Only
+         * live leases count: a lease whose time ran out is not seen, though no acquire has
+         * dropped it yet. Redlock: the mutex only, as a quorum of masters see it (waiters 0).
          *
-         * @return array{locked: bool, ttl: float, waiters: int} locked: anyone holds it; ttl: seconds of
-         *   lease left (0.0 when free, INF for a key without a TTL, which distlock never writes);
-         *   waiters: processes waiting for it (a dead waiter counts until its entry expires, <= 3 s)
+         * @return array{locked: bool, ttl: float, waiters: int, kind: ?string, holders: int, permits: int}
+         *   locked: anyone holds $name, of any kind (as isLocked());
+         *   ttl: seconds until the last live lease ends, the longest of the holders' (0.0 when
+         *   free, INF for a key without a TTL, which distlock never writes);
+         *   waiters: processes waiting for $name, in every queue its kind has: the waiters of a
+         *   mutex, of an exclusive lease and of permits, the fair queue, the shared waiters (a
+         *   dead fair waiter counts until the next attempt drops it);
+         *   kind: "mutex" (lock(), tryLock(), fair mode, a lockAll() member), "exclusive" (the
+         *   exclusive lease of a readers-writer name: lockExclusive()), "shared" (lockShared()),
+         *   "semaphore" (acquirePermits()), "foreign" (a key distlock did not write, e.g.
+         *   symfony's RedisStore's), or null when free;
+         *   holders: live leases: 1 for a mutex or an exclusive lease, the shared leases, the
+         *   semaphore's holders (a foreign sorted set: its members; another foreign key: 1), 0 when free;
+         *   permits: the semaphore's permits in use (holders of several permits count each), else 0
          * @throws \DistLock\ConnectionException on network errors
          */
         public function status(string $name): array {}
 
         /**
-         * @return bool whether anyone holds $name (EXISTS)
+         * @return bool whether anyone holds $name, of any kind: status()['locked'], one round trip
+         *   (Redlock: a quorum of masters hold the mutex's key)
          * @throws \DistLock\ConnectionException on network errors
          */
         public function isLocked(string $name): bool {}

@@ -686,19 +686,47 @@ static int name_op(zval *this_ptr, zend_string *name, const char *func,
     return result;
 }
 
+/*
+ * A lease for the keys of $name only (no token is needed, or generated), for
+ * isLocked() and status(). NULL with the exception thrown (bad name, no memory).
+ */
+static dl_lease_t *name_lease(zval *this_ptr, zend_string *name, const char *func, php_distlock_client **client)
+{
+    php_distlock_client *c = php_distlock_this_client(this_ptr);
+    dl_lease_t *lease;
+    dl_error_t err;
+
+    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name)) return NULL;
+    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), "", 0, 0, &err);
+    if (!lease) {
+        php_distlock_throw(&err);
+        return NULL;
+    }
+    *client = c;
+    return lease;
+}
+
 ZEND_METHOD(DistLock, isLocked)
 {
     php_distlock_client *c;
     zend_string *name;
-    int exists;
+    dl_lease_t *lease;
+    dl_error_t err;
+    dl_status_t st;
+    int locked = 0;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    exists = name_op(ZEND_THIS, name, "DistLock::isLocked", dl_target_exists, &c);
-    if (exists < 0) RETURN_THROWS();
-    RETURN_BOOL(exists);
+    if (!(lease = name_lease(ZEND_THIS, name, "DistLock::isLocked", &c))) RETURN_THROWS();
+    st = dl_target_is_locked(c->target, lease, &locked, &err);
+    dl_lease_free(lease);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
+    RETURN_BOOL(locked);
 }
 
 ZEND_METHOD(DistLock, forceRelease)
@@ -821,31 +849,30 @@ ZEND_METHOD(DistLock, status)
     dl_lock_info_t info;
     dl_error_t err;
     dl_status_t st;
+    const char *kind;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(c = php_distlock_this_client(ZEND_THIS)) || !php_distlock_check_name("DistLock::status", "Argument #1 ($name)", name)) {
-        RETURN_THROWS();
-    }
-    /* A lease for its key names only: no token is needed (or generated). */
-    lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), "", 0, 0, &err);
-    if (!lease) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
+    if (!(lease = name_lease(ZEND_THIS, name, "DistLock::status", &c))) RETURN_THROWS();
     st = dl_target_inspect(c->target, lease, &info, &err);
     dl_lease_free(lease);
     if (st != DL_OK) {
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
-    array_init_size(return_value, 3);
-    add_assoc_bool(return_value, "locked", info.pttl_ms != -2);
+    /* The first three keys as before (callers index them); the kind's figures after them. */
+    array_init_size(return_value, 6);
+    add_assoc_bool(return_value, "locked", info.kind != DL_HELD_NONE);
     /* A key without a TTL (not written by distlock) never expires: INF. */
     add_assoc_double(return_value, "ttl", info.pttl_ms == -1 ? ZEND_INFINITY : info.pttl_ms > 0 ? info.pttl_ms / 1e3 : 0.0);
     add_assoc_long(return_value, "waiters", (zend_long)info.waiters);
+    kind = dl_held_kind_name(info.kind);
+    if (kind) add_assoc_string(return_value, "kind", kind);
+    else add_assoc_null(return_value, "kind");
+    add_assoc_long(return_value, "holders", (zend_long)info.holders);
+    add_assoc_long(return_value, "permits", (zend_long)info.permits);
 }
 
 void php_distlock_stats_array(zval *out)

@@ -24,7 +24,8 @@ var_dump($b->owner('o') === $l->token());
 raw_redis('SET', "{$p}foreign", 'not-a-distlock-token', 'PX', 5000);
 var_dump($b->owner('foreign'));
 raw_redis('RPUSH', "{$p}list", 'x');
-try { $b->owner('list'); echo "no error?!\n"; } catch (DistLock\ConnectionException $e) { echo "WRONGTYPE: ConnectionException\n"; }
+// a key of another type (another library's, or a semaphore's ZSET): no exclusive owner, but held
+var_dump($b->owner('list'), $b->isLocked('list'), $b->status('list')['kind']);
 
 // refresh() by token: the default ttl is the instance's, a wrong token changes nothing
 var_dump($b->refresh('o', 'wrong-token', 60));
@@ -97,7 +98,9 @@ raw_redis_del_prefix('phpt_040:');
 NULL
 bool(true)
 string(20) "not-a-distlock-token"
-WRONGTYPE: ConnectionException
+NULL
+bool(true)
+string(7) "foreign"
 bool(false)
 untouched: true
 bool(true)
@@ -115,15 +118,21 @@ bool(false)
 bool(false)
 bool(false)
 int(0)
-array(3) {
+array(6) {
   ["locked"]=>
   bool(false)
   ["ttl"]=>
   float(0)
   ["waiters"]=>
   int(0)
+  ["kind"]=>
+  NULL
+  ["holders"]=>
+  int(0)
+  ["permits"]=>
+  int(0)
 }
-held: locked=true ttl in (0, 4]: true waiters=1 keys=locked,ttl,waiters
+held: locked=true ttl in (0, 4]: true waiters=1 keys=locked,ttl,waiters,kind,holders,permits
 string(6) "exit=0"
 float(INF)
 bool(false)

@@ -66,8 +66,8 @@ for ($i = 0; $i < 10; $i++) {
     $l = $d->tryLock('s', 5);
     unset($l);
 }
-$d->isLocked('s');
-show("10 scoped cycles + isLocked():", calls($raw));
+$d->owner('s');                                    // a plain GET (isLocked() is a script: every kind)
+show("10 scoped cycles + owner():", calls($raw));
 ?>
 --CLEAN--
 <?php
@@ -81,4 +81,4 @@ fair lock():                      scripts: 1, SET: 1
 tryLock() + release():            release as the server allows: yes, SET: 1
 lock() + release():               release as the server allows: yes, SET: 1
 lock() + release() sends what tryLock() + release() sends: true
-10 scoped cycles + isLocked():    scripts: 10, SET: 10
+10 scoped cycles + owner():       scripts: 10, SET: 10

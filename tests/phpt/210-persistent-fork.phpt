@@ -29,7 +29,7 @@ $livePort = array_values(array_diff($ports, $idlePort));
 echo "parent connections: ", count($ports), "\n";
 $dl->forceRelease('nothing');                  // last command on the live connection: DEL
 $i = new DistLock(test_uri(), ['prefix' => $prefix, 'persistent' => 'idle']);
-$i->isLocked('nothing');                       // last command on the pooled one: EXISTS
+$i->owner('nothing');                          // last command on the pooled one: GET
 unset($i);
 $e0 = [client_entry($livePort[0]), client_entry($idlePort[0])];
 
@@ -91,7 +91,7 @@ parent connections: 2
 exit=0
 inherited=1 idle_pool=1 child_failures=0 parent_lock_busy=1
 live untouched: true (del)
-pooled untouched: true (exists)
+pooled untouched: true (get)
 errors after 1000 commands: 0, connection errors: 0
 same connections: true
 bool(true)

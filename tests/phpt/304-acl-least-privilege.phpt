@@ -13,7 +13,8 @@ raw_redis_del_prefix($p);
 $acl = ['on', '>pw304', 'resetkeys', '~phpt_304:*', 'resetchannels', '-@all',
     '+set', '+evalsha', '+eval', '+blpop', '+exists', '+del',
     '+get', '+pttl', '+pexpire', '+incr', '+time', '+rpush', '+lpop', '+ltrim',
-    '+zadd', '+zrem', '+zrange', '+zremrangebyscore', '+zcard', '+hset', '+hget', '+hdel'];
+    '+zadd', '+zrem', '+zrange', '+zremrangebyscore', '+zcard', '+hset', '+hget', '+hdel',
+    '+type', '+zcount', '+zscore'];
 var_dump(raw_redis('ACL', 'SETUSER', 'phpt_304_locker', ...$acl));
 $uri = str_replace('redis://', 'redis://phpt_304_locker:pw304@', test_uri());
 $slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine

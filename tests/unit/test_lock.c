@@ -62,8 +62,9 @@ typedef struct {
     dl_reply_type_t type;
     long long integer;
     const char *str;
+    size_t slen;           /* str's length when it holds NUL bytes (RP_BSTR); 0: strlen(str) */
     size_t nelem;          /* DL_REPLY_ARRAY of integers, or of strings when selem[0] is set */
-    long long elem[2];
+    long long elem[5];
     const char *selem[2];
 } rspec_t;
 
@@ -72,7 +73,9 @@ typedef struct {
 #define RP_INT(x) ((rspec_t){.type = DL_REPLY_INTEGER, .integer = (x)})
 #define RP_ERR(s) ((rspec_t){.type = DL_REPLY_ERROR, .str = (s)})
 #define RP_STR(s) ((rspec_t){.type = DL_REPLY_STRING, .str = (s)})
+#define RP_BSTR(s) ((rspec_t){.type = DL_REPLY_STRING, .str = (s), .slen = sizeof(s) - 1})
 #define RP_ARR2(a, b) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .elem = {(a), (b)}})
+#define RP_ARR5(a, b, c, d, e) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 5, .elem = {(a), (b), (c), (d), (e)}})
 /* What BLPOP answers when it pops: {list, value}. */
 #define RP_POP(k, v) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .selem = {(k), (v)}})
 
@@ -182,7 +185,7 @@ static void fill_replies(const step_t *sp, size_t n, dl_reply_t *replies)
         replies[i].type = s.r[i].type;
         replies[i].integer = s.r[i].integer;
         if (s.r[i].str) {
-            replies[i].len = strlen(s.r[i].str);
+            replies[i].len = s.r[i].slen ? s.r[i].slen : strlen(s.r[i].str);
             replies[i].str = malloc(replies[i].len + 1);
             assert_non_null(replies[i].str);
             memcpy(replies[i].str, s.r[i].str, replies[i].len + 1);
@@ -2389,11 +2392,38 @@ static void test_owner(void **state)
     assert_null(tok);
     assert_int_equal(len, 0);
 
-    /* A key of another type: a server error naming the server, no token. */
+    /* A kind's tag: "\0W" + token is the exclusive holder's token; shared holders only ("\0R")
+     * and a semaphore's one holder ("\0S" + token) have no exclusive owner; another value (a
+     * string distlock did not write, e.g. with another tag) comes as it is. */
+    push_ok(f, RP_BSTR("\0Wwriter\0x"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_non_null(tok);
+    assert_int_equal(len, 8);
+    assert_memory_equal(tok, "writer\0x", 9);   /* with its NUL terminator */
+    free(tok);
+    push_ok(f, RP_BSTR("\0R"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_null(tok);
+    assert_int_equal(len, 0);
+    push_ok(f, RP_BSTR("\0Sholder"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_null(tok);
+    push_ok(f, RP_BSTR("\0Xy"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_int_equal(len, 3);
+    assert_memory_equal(tok, "\0Xy", 4);
+    free(tok);
+
+    /* A key of another type (a semaphore's ZSET, another library's lock): no exclusive owner. */
     push_ok(f, RP_ERR("WRONGTYPE Operation against a key holding the wrong kind of value"));
+    assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_OK);
+    assert_null(tok);
+    assert_int_equal(len, 0);
+    /* Another refusal is a server error naming the server, no token. */
+    push_ok(f, RP_ERR("NOPERM no get"));
     assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_SERVER);
     assert_null(tok);
-    assert_non_null(strstr(err.msg, "WRONGTYPE"));
+    assert_non_null(strstr(err.msg, "NOPERM"));
     assert_non_null(strstr(err.msg, ENDPOINT));
     push_ok(f, RP_INT(3));
     assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_PROTOCOL);
@@ -2408,7 +2438,7 @@ static void test_owner(void **state)
     push_fail(f, DL_ERR_TIMEOUT, "slow");
     assert_int_equal(dl_lock_owner(&f->t, key, sizeof(key) - 1, &tok, &len, &err), DL_ERR_TIMEOUT);
     assert_null(tok);
-    assert_int_equal(f->ncalls, 7);
+    assert_int_equal(f->ncalls, 12);
 }
 
 static void test_inspect(void **state)
@@ -2418,42 +2448,68 @@ static void test_inspect(void **state)
     dl_lock_info_t info;
     dl_error_t err;
 
-    /* One round trip of three plain commands on the lock key, its waiters set and its fair queue. */
-    push_ok(f, RP_INT(1234), RP_INT(2), RP_INT(1));
+    /* One round trip: the status script on the lock key and the companions of every kind. */
+    push_ok(f, RP_ARR5(DL_HELD_SEMAPHORE, 3, 6, 1234, 2));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_SEMAPHORE);
+    assert_string_equal(dl_held_kind_name(info.kind), "semaphore");
+    assert_int_equal(info.holders, 3);
+    assert_int_equal(info.permits, 6);
     assert_int_equal(info.pttl_ms, 1234);
-    assert_int_equal(info.waiters, 3);
+    assert_int_equal(info.waiters, 2);
     assert_int_equal(f->ncalls, 1);
-    assert_int_equal(f->calls[0].n, 3);
-    expect_cmd(&f->calls[0].cmd[0], 2, S("PTTL"), S("lock:i"));
-    expect_cmd(&f->calls[0].cmd[1], 2, S("ZCARD"), S("lock:i{lock:i}:waiters"));
-    expect_cmd(&f->calls[0].cmd[2], 2, S("ZCARD"), S("lock:i{lock:i}:queue"));
+    assert_int_equal(f->calls[0].n, 1);
+    expect_cmd(&f->calls[0].cmd[0], 9, S("EVALSHA"), S(DL_SCRIPT_INSPECT_SHA), S("6"), S("lock:i"),
+               S("lock:i{lock:i}:waiters"), S("lock:i{lock:i}:queue"), S("lock:i{lock:i}:readers"),
+               S("lock:i{lock:i}:rwaiters"), S("lock:i{lock:i}:permits"));
 
-    /* Free (-2) and without a TTL (-1) are passed on as they are. */
-    push_ok(f, RP_INT(-2), RP_INT(0), RP_INT(0));
+    /* Free: -2 and no holder, whatever else the reply says; waiters are passed on (they may
+     * wait for a name that is free a moment). A key without a TTL: -1. */
+    push_ok(f, RP_ARR5(DL_HELD_NONE, 0, 0, -2, 1));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_NONE);
+    assert_null(dl_held_kind_name(info.kind));
     assert_int_equal(info.pttl_ms, -2);
-    assert_int_equal(info.waiters, 0);
-    push_ok(f, RP_INT(-1), RP_INT(0), RP_INT(0));
+    assert_int_equal(info.holders, 0);
+    assert_int_equal(info.waiters, 1);
+    push_ok(f, RP_ARR5(DL_HELD_FOREIGN, 1, 0, -1, 0));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_FOREIGN);
+    assert_string_equal(dl_held_kind_name(info.kind), "foreign");
     assert_int_equal(info.pttl_ms, -1);
 
-    /* An error in any reply is an error (ACL without ZCARD), and the info says "free". */
-    push_ok(f, RP_INT(500), RP_ERR("NOPERM no zcard"), RP_INT(0));
+    /* A refusal (an ACL without TYPE) is a server error; a reply of another shape, or a
+     * kind this build does not know, a protocol error; the info then says "free". */
+    push_ok(f, RP_ERR("NOPERM no type"));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_SERVER);
     assert_non_null(strstr(err.msg, "NOPERM"));
     assert_int_equal(info.pttl_ms, -2);
-    push_ok(f, RP_INT(500), RP_INT(0), RP_STR("0"));
+    assert_int_equal(info.kind, DL_HELD_NONE);
+    push_ok(f, RP_ARR2(1, 500));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(info.kind, DL_HELD_NONE);
+    push_ok(f, RP_ARR5(DL_HELD_FOREIGN + 1, 1, 0, 500, 0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(info.pttl_ms, -2);
+
+    /* NOSCRIPT: the text by EVAL in the same call's retry path. */
+    push_ok(f, RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ARR5(DL_HELD_MUTEX, 1, 0, 10, 0));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_MUTEX);
+    assert_string_equal(f->calls[f->ncalls - 1].cmd[0].argv[0], "EVAL");
 
     /* A read: once more after a broken connection only. */
     push_fail(f, DL_ERR_IO, "reset");
-    push_ok(f, RP_INT(10), RP_INT(0), RP_INT(0));
+    push_ok(f, RP_ARR5(DL_HELD_SHARED, 2, 0, 10, 0));
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_SHARED);
+    assert_int_equal(info.holders, 2);
     assert_int_equal(info.pttl_ms, 10);
     push_fail(f, DL_ERR_TIMEOUT, "slow");
     assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_ERR_TIMEOUT);
-    assert_int_equal(f->ncalls, 8);
+    assert_int_equal(info.kind, DL_HELD_NONE);
+    assert_int_equal(f->ncalls, 11);
     dl_lease_free(l);
 }
 

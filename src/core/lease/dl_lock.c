@@ -438,10 +438,20 @@ dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_l
     *token_len = 0;
     if (st == DL_OK) {
         if (r.type == DL_REPLY_STRING) {
-            *token = r.str;   /* take the reply's malloc'd copy */
-            *token_len = r.len;
-            r.str = NULL;
-            r.type = DL_REPLY_NIL;
+            /* A kind's tag (dl_scripts.h): "\0W" + the exclusive holder's token; "\0R" (shared
+             * holders only) and "\0S" + token (a semaphore's one holder) have no exclusive owner.
+             * Any other value is a mutex's token (none starts with NUL), or a value distlock did not
+             * write (status()'s "foreign"), returned as it is. */
+            size_t skip = r.len >= 2 && r.str[0] == '\0' && r.str[1] == 'W' ? 2 : 0;
+            if (!(r.len >= 2 && r.str[0] == '\0' && (r.str[1] == 'R' || r.str[1] == 'S'))) {
+                memmove(r.str, r.str + skip, r.len - skip + 1);   /* with its NUL */
+                *token = r.str;   /* take the reply's malloc'd copy */
+                *token_len = r.len - skip;
+                r.str = NULL;
+                r.type = DL_REPLY_NIL;
+            }
+        } else if (r.type == DL_REPLY_ERROR && r.len >= 9 && memcmp(r.str, "WRONGTYPE", 9) == 0) {
+            /* A ZSET (a semaphore's holders, or another library's lock) or another type: no exclusive owner. */
         } else if (r.type != DL_REPLY_NIL) {
             st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "GET", err) : dl_unexpected(t, "GET", err);
         }
@@ -450,29 +460,46 @@ dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_l
     return st;
 }
 
+const char *dl_held_kind_name(dl_held_kind_t kind)
+{
+    switch (kind) {
+    case DL_HELD_MUTEX: return "mutex";
+    case DL_HELD_EXCLUSIVE: return "exclusive";
+    case DL_HELD_SHARED: return "shared";
+    case DL_HELD_SEMAPHORE: return "semaphore";
+    case DL_HELD_FOREIGN: return "foreign";
+    case DL_HELD_NONE: break;
+    }
+    return NULL;
+}
+
 dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
 {
-    const char *pttl_argv[2] = {"PTTL", lease->key};
-    size_t pttl_len[2] = {4, lease->key_len};
-    const char *waiters_argv[2] = {"ZCARD", lease->waiters_key};
-    size_t waiters_len[2] = {5, lease->waiters_key_len};
-    const char *queue_argv[2] = {"ZCARD", lease->queue_key};
-    size_t queue_len[2] = {5, lease->queue_key_len};
-    dl_cmd_t cmds[3] = {{2, pttl_argv, pttl_len}, {2, waiters_argv, waiters_len}, {2, queue_argv, queue_len}};
-    dl_reply_t r[3];
+    dl_reply_t r;
     size_t i;
-    dl_status_t st = dl_call(t, 3, cmds, r, DL_RETRY_ON_DROP, err);
+    dl_status_t st = dl_script_run(t, &DL_INSPECT_SCRIPT, lease, 0, 0, 0, DL_RETRY_ON_DROP, &r, err);
 
+    memset(info, 0, sizeof(*info));
     info->pttl_ms = -2;
-    info->waiters = 0;
-    for (i = 0; st == DL_OK && i < 3; i++) {
-        if (r[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[i], i ? "ZCARD" : "PTTL", err);
-        else if (r[i].type != DL_REPLY_INTEGER) st = dl_unexpected(t, i ? "ZCARD" : "PTTL", err);
+    if (st != DL_OK) {
+        dl_reply_free(&r);
+        return st;
     }
-    if (st == DL_OK) {
-        info->pttl_ms = r[0].integer;
-        info->waiters = r[1].integer + r[2].integer;
+    /* {kind, holders, permits, longest lease ms, waiters}: all integers, the kind one of dl_held_kind_t. */
+    for (i = 0; r.type == DL_REPLY_ARRAY && r.elements == 5 && i < 5; i++) {
+        if (r.element[i].type != DL_REPLY_INTEGER) break;
     }
-    for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
-    return st;
+    if (i < 5 || r.element[0].integer < DL_HELD_NONE || r.element[0].integer > DL_HELD_FOREIGN) {
+        dl_reply_free(&r);
+        return dl_unexpected(t, DL_INSPECT_SCRIPT.what, err);
+    }
+    info->kind = (dl_held_kind_t)r.element[0].integer;
+    if (info->kind != DL_HELD_NONE) {
+        info->holders = r.element[1].integer;
+        info->permits = r.element[2].integer;
+        info->pttl_ms = r.element[3].integer;
+    }
+    info->waiters = r.element[4].integer;
+    dl_reply_free(&r);
+    return DL_OK;
 }

@@ -161,27 +161,52 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 dl_status_t dl_lock_status(const dl_transport_t *t, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err);
 
 /*
- * The token key is held under now (GET key), for Laravel's getCurrentOwner()
- * and symfony/lock's exists(). *token = a malloc'd NUL-terminated copy (the
- * caller frees it) and *token_len its length, or NULL when the key is free.
- * Read: sent once more only when the connection broke. Returns DL_OK or a
- * transport/server error (then *token is NULL); a key holding something other
- * than a string (WRONGTYPE) is a DL_ERR_SERVER.
+ * The owner token the name is held under exclusively now (GET key), for
+ * Laravel's getCurrentOwner() and symfony/lock's exists(): a mutex's token
+ * (K's value), or a readers-writer name's exclusive holder's (K = "\0W" +
+ * token). *token = a malloc'd NUL-terminated copy (the caller frees it) and
+ * *token_len its length (binary-safe), or NULL when nobody holds the name
+ * exclusively: free, shared holders only (K = "\0R"), a semaphore (K = "\0S"
+ * + token, or a ZSET: WRONGTYPE), or another library's key of another type
+ * (WRONGTYPE). Read: sent once more only when the connection broke. Returns
+ * DL_OK or a transport/server error (then *token is NULL).
  */
 dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
                           dl_error_t *err);
 
+/* What holds a name (DistLock::status()): the kinds the status script answers, by number. */
+typedef enum {
+    DL_HELD_NONE = 0,     /* free */
+    DL_HELD_MUTEX,        /* a mutex: default or fair mode, or a multi-lock member */
+    DL_HELD_EXCLUSIVE,    /* the exclusive lease of a readers-writer name (lockExclusive()) */
+    DL_HELD_SHARED,       /* shared leases of a readers-writer name (lockShared()) */
+    DL_HELD_SEMAPHORE,    /* permits of a counting semaphore (acquirePermits()) */
+    DL_HELD_FOREIGN       /* a key distlock did not write (another library's lock, e.g. symfony's RedisStore) */
+} dl_held_kind_t;
+
+/* "mutex", "exclusive", "shared", "semaphore", "foreign"; NULL for DL_HELD_NONE (static strings). */
+const char *dl_held_kind_name(dl_held_kind_t kind);
+
 /* What an administrator sees of one lock (DistLock::status()). */
 typedef struct dl_lock_info {
-    int64_t pttl_ms;          /* the key's PTTL in ms; -2: free; -1: a key without a TTL (not distlock's) */
-    long long waiters;        /* entries in the waiters set and the fair queue (a dead waiter's
-                               * entry lingers until it expires: at most DL_WAITERS_TTL_MS) */
+    dl_held_kind_t kind;      /* who holds it (DL_HELD_NONE: free) */
+    long long holders;        /* live leases: 1 for a mutex or an exclusive lease, the shared leases,
+                               * the semaphore's holders; a foreign ZSET's members, another foreign
+                               * key 1; 0 when free */
+    long long permits;        /* permits in use (a semaphore), else 0 */
+    int64_t pttl_ms;          /* ms until the last live lease ends; -2: free; -1: a key without a TTL
+                               * (not distlock's) */
+    long long waiters;        /* live entries of the waiters set (mutex, exclusive and semaphore
+                               * waiters) and of the shared waiters set, and the fair queue's entries
+                               * (a dead fair waiter's lingers until the next attempt drops it) */
 } dl_lock_info_t;
 
 /*
- * PTTL of lease->key and the sizes of its waiters set and fair queue, in one
- * pipelined round trip of plain commands (PTTL, ZCARD, ZCARD: no script, so
- * a read-only ACL user can run it). Only the keys of the lease are used.
+ * What holds lease's name, of any kind, in one round trip of one read-only
+ * script (DL_SCRIPT_INSPECT in dl_scripts.h; it calls TIME, TYPE, GET, PTTL,
+ * ZCOUNT, ZCARD, ZSCORE, ZRANGE, HGET). Only the keys of the lease are used
+ * (its token is not). Read: sent once more only when the connection broke.
+ * Returns DL_OK, or a transport/server/protocol error and *info says "free".
  */
 dl_status_t dl_lock_inspect(const dl_transport_t *t, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
 

@@ -33,6 +33,7 @@ static const dl_script_t SEM_STATUS = {DL_SCRIPT_SEM_STATUS, DL_SCRIPT_SEM_STATU
                                        DL_SHAPE_STATUS};
 const dl_script_t DL_SEM_USAGE_SCRIPT = {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAGE_SHA, "the semaphore usage script",
                                          DL_SHAPE_SEM_USAGE};
+const dl_script_t DL_INSPECT_SCRIPT = {DL_SCRIPT_INSPECT, DL_SCRIPT_INSPECT_SHA, "the inspect script", DL_SHAPE_INSPECT};
 
 #define RW_SCRIPT(name, what) {DL_SCRIPT_RW_##name, DL_SCRIPT_RW_##name##_SHA, what, DL_SHAPE_RW}
 static const dl_script_t RW_WRITE_ACQUIRE = RW_SCRIPT(WRITE_ACQUIRE, "the exclusive acquire script");
@@ -190,6 +191,7 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         [DL_SHAPE_ACQUIRE] = "3", [DL_SHAPE_FAIR_ACQUIRE] = "5", [DL_SHAPE_FAIR_RELEASE] = "4",
         [DL_SHAPE_FAIR_CANCEL] = "4", [DL_SHAPE_WAKE] = "2", [DL_SHAPE_SEM_ACQUIRE] = "4",
         [DL_SHAPE_SEM_RELEASE] = "4", [DL_SHAPE_SEM_REFRESH] = "2", [DL_SHAPE_SEM_USAGE] = "2", [DL_SHAPE_RW] = "7",
+        [DL_SHAPE_INSPECT] = "6",
     };
     sc->argc = 0;
     sc->nums = 0;
@@ -256,6 +258,10 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         break;
     case DL_SHAPE_SEM_USAGE:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, permits_key);
+        break;
+    case DL_SHAPE_INSPECT:
+        ADD_KEY(sc, l, key); ADD_KEY(sc, l, waiters_key); ADD_KEY(sc, l, queue_key);
+        ADD_KEY(sc, l, readers_key); ADD_KEY(sc, l, rwaiters_key); ADD_KEY(sc, l, permits_key);
         break;
     case DL_SHAPE_RW:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);

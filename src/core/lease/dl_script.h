@@ -40,7 +40,8 @@ typedef enum {
     DL_SHAPE_SEM_RELEASE,   /* K W Q P; token, wake TTL */
     DL_SHAPE_SEM_REFRESH,   /* K P; token, ttl */
     DL_SHAPE_SEM_USAGE,     /* K P */
-    DL_SHAPE_RW             /* K F W Q R RQ RW; token, ttl, fence, waiter window, wake TTL */
+    DL_SHAPE_RW,            /* K F W Q R RQ RW; token, ttl, fence, waiter window, wake TTL */
+    DL_SHAPE_INSPECT        /* K Q FQ R RQ P */
 } dl_shape_t;
 
 typedef struct dl_script {
@@ -52,7 +53,7 @@ typedef struct dl_script {
 
 extern const dl_script_t DL_ACQUIRE_SCRIPT, DL_RELEASE_SCRIPT, DL_CANCEL_SCRIPT, DL_FAIR_ACQUIRE_SCRIPT,
     DL_FAIR_RELEASE_SCRIPT, DL_FAIR_CANCEL_SCRIPT, DL_REFRESH_SCRIPT, DL_STATUS_SCRIPT, DL_WAKE_SCRIPT, DL_UNDO_SCRIPT,
-    DL_SEM_USAGE_SCRIPT, DL_RW_PROMOTE_SCRIPT, DL_RW_DEMOTE_SCRIPT;
+    DL_SEM_USAGE_SCRIPT, DL_RW_PROMOTE_SCRIPT, DL_RW_DEMOTE_SCRIPT, DL_INSPECT_SCRIPT;
 
 /*
  * A primitive: what a lease holds, as the scripts that act on it. The

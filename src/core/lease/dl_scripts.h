@@ -788,6 +788,73 @@
     "end " \
     "return out"
 
+/*
+ * ---- status: what holds a name, of any kind (DistLock::status(), isLocked()) ----
+ *
+ * Read only (no write, so a replica could answer it and a retry is harmless).
+ * KEYS K Q FQ R RQ P; no ARGV. K tells the kind (the key encoding of one
+ * name, one kind; docs/primitives.md):
+ *   STRING, first byte not NUL     a mutex (default or fair mode, a multi-lock
+ *                                  member): its owner token (no token starts with
+ *                                  NUL); the lease is K's PTTL;
+ *   STRING "\0W" .. token          the exclusive lease of a readers-writer name;
+ *   STRING "\0R"                   shared leases only: counted in R (the earlier
+ *                                  layout had no K for them: R alone counts too);
+ *   STRING "\0S" .. token          a semaphore with one holder of one permit;
+ *   ZSET with member "\0S"         a semaphore: holder token -> lease end (ms),
+ *                                  the marker at +inf; permits beyond one in P;
+ *   anything else                  a holder distlock did not write (symfony's
+ *                                  RedisStore: a ZSET of its tokens; a string with
+ *                                  another tag; another type): foreign.
+ * Only live leases count (lease end after the server's now), so a holder whose
+ * lease ended but that no acquire has dropped yet is not seen; waiters are the
+ * live entries of Q (mutex, exclusive and semaphore waiters) and RQ (shared
+ * waiters), and the fair queue FQ's entries (dropped lazily, as today).
+ * Returns {kind, holders, permits, longest lease ms, waiters}: kind 0 free,
+ * 1 mutex, 2 exclusive, 3 shared, 4 semaphore, 5 foreign (dl_held_kind_t);
+ * holders live leases (a foreign ZSET: its members; another foreign key: 1);
+ * permits in use (a semaphore; else 0); lease -2 free, -1 a key without TTL,
+ * else the ms until the last live lease ends.
+ */
+#define DL_SCRIPT_INSPECT \
+    "local call = redis.call " \
+    "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local after = '(' .. now " \
+    "local waiters = call('ZCOUNT', KEYS[2], after, '+inf') + call('ZCARD', KEYS[3]) " \
+        "+ call('ZCOUNT', KEYS[5], after, '+inf') " \
+    "local function leases(z, hi) " \
+        "local n = call('ZCOUNT', z, after, hi) " \
+        "if n == 0 then return 0, -2 end " \
+        "local last = call('ZRANGE', z, hi, after, 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')[2] " \
+        "return n, tonumber(last) - now " \
+    "end " \
+    "local ty = call('TYPE', KEYS[1]).ok " \
+    "if ty == 'string' then " \
+        "local v = call('GET', KEYS[1]) " \
+        "if string.byte(v, 1) ~= 0 then return {1, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
+        "local tag = string.sub(v, 2, 2) " \
+        "if tag == 'W' then return {2, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
+        "if tag == 'S' then return {4, 1, 1, call('PTTL', KEYS[1]), waiters} end " \
+        "if tag ~= 'R' then return {5, 1, 0, call('PTTL', KEYS[1]), waiters} end " \
+    "elseif ty == 'zset' then " \
+        "if not call('ZSCORE', KEYS[1], '\\0S') then " \
+            "return {5, call('ZCARD', KEYS[1]), 0, call('PTTL', KEYS[1]), waiters} end " \
+        "local n, left = leases(KEYS[1], '(+inf') " \
+        "if n == 0 then return {0, 0, 0, -2, waiters} end " \
+        "local used = n " \
+        "if call('HGET', KEYS[6], '+') then " \
+            "for _, h in ipairs(call('ZRANGE', KEYS[1], after, '(+inf', 'BYSCORE')) do " \
+                "used = used + tonumber(call('HGET', KEYS[6], h) or '1') - 1 " \
+            "end " \
+        "end " \
+        "return {4, n, used, left, waiters} " \
+    "elseif ty ~= 'none' then " \
+        "return {5, 1, 0, call('PTTL', KEYS[1]), waiters} " \
+    "end " \
+    "local n, left = leases(KEYS[4], '+inf') " \
+    "if n == 0 then return {0, 0, 0, -2, waiters} end " \
+    "return {3, n, 0, left, waiters}"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "712669aea10c5a16b113e68cf6c85b26b8fdc9b5"
 #define DL_SCRIPT_RELEASE_SHA "fc4528dabd500e7425d632cffa6ca81d508efc8b"
@@ -818,5 +885,6 @@
 #define DL_SCRIPT_RW_DEMOTE_SHA "7610b5fd605503b2d78dcd4d1a7dce73bd973f30"
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "d836a092747268fcbaa9d351abf83c9600bc1b90"
+#define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
 
 #endif

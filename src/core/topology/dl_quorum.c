@@ -621,8 +621,11 @@ dl_status_t dl_quorum_inspect(dl_quorum_t *q, const dl_lease_t *lease, dl_lock_i
     dl_status_t st = plain_round(q, &cmd, &r, "status", err);
     if (st != DL_OK) return st;
     held = quorum_th(&r);
+    memset(info, 0, sizeof(*info));
+    /* Redlock runs the mutex only: held on a quorum is a mutex's one holder. */
+    info->kind = held < 0 ? DL_HELD_NONE : DL_HELD_MUTEX;
+    info->holders = held < 0 ? 0 : 1;
     info->pttl_ms = held < 0 ? -2 : held;
-    info->waiters = 0;
     round_free(&r);
     return DL_OK;
 }

@@ -329,6 +329,17 @@ dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_
                        : dl_lock_inspect(&tg->single, lease, info, err);
 }
 
+dl_status_t dl_target_is_locked(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err)
+{
+    dl_lock_info_t info;
+    dl_status_t st;
+
+    if (REDLOCK(tg)) return dl_quorum_exists(&tg->quorum, lease->key, lease->key_len, locked, err);
+    st = dl_lock_inspect(&tg->single, lease, &info, err);
+    *locked = st == DL_OK && info.kind != DL_HELD_NONE;
+    return st;
+}
+
 dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err)
 {
     return REDLOCK(tg) ? dl_quorum_exists(&tg->quorum, key, key_len, exists, err)

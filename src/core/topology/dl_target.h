@@ -92,7 +92,11 @@ dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const 
 dl_status_t dl_target_status(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err);
 dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, char **token, size_t *token_len,
                             dl_error_t *err);
+/* dl_lock_inspect: what holds the name, of any kind. Redlock: dl_quorum_inspect (the mutex only). */
 dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err);
+/* *locked = 1 while anyone holds lease's name, of any kind (dl_lock_inspect's kind is not
+ * DL_HELD_NONE); Redlock: a quorum of masters hold the mutex's key (dl_quorum_exists). */
+dl_status_t dl_target_is_locked(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err);
 dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err);
 dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err);
 

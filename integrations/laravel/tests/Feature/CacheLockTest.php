@@ -204,6 +204,48 @@ class CacheLockTest extends AppTestCase
         $this->assertStringContainsString('cmd: free', Artisan::output());
     }
 
+    public function testStatusCommandSeesEveryKindOfHolder(): void
+    {
+        $store = Cache::store('distlock');
+        $status = function (string $name): string {
+            $this->assertSame(0, Artisan::call('distlock:status', ['name' => $name, '--store' => 'distlock']));
+            return trim(Artisan::output());
+        };
+
+        // a read lock: two shared holders, the longest lease; no owner shown (there is none)
+        $r1 = $store->readLock('catalogue', 10, 'reader-one');
+        $r2 = $store->readLock('catalogue', 20, 'reader-two');
+        $this->assertTrue($r1->get());
+        $this->assertTrue($r2->get());
+        $out = $status('catalogue');
+        $this->assertMatchesRegularExpression('/^catalogue: held, (19|20)\.\d+ s left, 0 waiter\(s\); shared, 2 holders$/', $out);
+        $this->assertStringNotContainsString('reader-', $out);
+        $this->assertTrue($r1->release());
+        $this->assertMatchesRegularExpression('/^catalogue: held, (19|20)\.\d+ s left, 0 waiter\(s\); shared, 1 holder$/', $status('catalogue'));
+        $this->assertTrue($r2->release());
+        $this->assertSame('catalogue: free, 0 waiter(s)', $status('catalogue'));
+
+        // a write lock: the exclusive holder, its owner as 4 characters
+        $w = $store->writeLock('catalogue', 10, 'writer-owner');
+        $this->assertTrue($w->get());
+        $out = $status('catalogue');
+        $this->assertMatchesRegularExpression('/^catalogue: held, (9|10)\.\d+ s left, 0 waiter\(s\); exclusive, 1 holder, owner writ…$/', $out);
+        $this->assertStringNotContainsString('writer-owner', $out);
+        $this->assertTrue($w->release());
+
+        // a semaphore on the store's client (as Concurrency::funnel() takes its slots): holders and permits
+        $client = $store->getStore()->lockClient();
+        $a = $client->acquirePermits('funnel', 5, 2, 10);
+        $b = $client->acquirePermits('funnel', 5, 1, 20);
+        $out = $status('funnel');
+        $this->assertMatchesRegularExpression('/^funnel: held, (19|20)\.\d+ s left, 0 waiter\(s\); semaphore, 2 holders, 3 permits in use$/', $out);
+        $this->assertStringNotContainsString('owner', $out, 'a semaphore has no single owner');
+        $b->release();
+        $this->assertMatchesRegularExpression('/^funnel: held, (9|10)\.\d+ s left, 0 waiter\(s\); semaphore, 1 holder, 2 permits in use$/', $status('funnel'));
+        $a->release();
+        $this->assertSame('funnel: free, 0 waiter(s)', $status('funnel'));
+    }
+
     public function testDistlockUrlConfiguresTheCacheStoreToo(): void
     {
         $s = stream_socket_server('tcp://127.0.0.1:0');
