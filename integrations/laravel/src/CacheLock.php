@@ -123,12 +123,16 @@ class CacheLock extends Lock
     }
 
     /**
+     * Whether the lock is held by $owner right now, compared with === as
+     * Laravel's Lock::isOwnedBy() does (11.x, 12.x): isOwnedBy(null) is true
+     * while the lock is free, as on Laravel's Redis lock.
+     *
      * @param string|null $owner
      * @throws \DistLock\ConnectionException
      */
     public function isOwnedBy($owner): bool
     {
-        return $owner !== null && $this->getCurrentOwner() === $owner;
+        return $this->getCurrentOwner() === $owner;
     }
 
     /**
