@@ -21,6 +21,12 @@ use Symfony\Component\Lock\Key;
  * - The Redis key is the DistLock client's `prefix` option followed by the
  *   Key's resource (`(string) $key`); its value is the owner token, a string
  *   of 32 hex characters (128 bits from the OS CSPRNG) kept in the Key's state.
+ *   Built from a server URI (the default configuration), the store makes its
+ *   own client with the prefix '': the key is the resource, as with symfony's
+ *   RedisStore, so that RedisStore and DistLockStore processes on one Redis
+ *   exclude each other during a rolling deploy (README, "Migrating from
+ *   RedisStore"). A client passed in keeps its own prefix (the extension's
+ *   default is "lock:", which does not meet RedisStore's keys).
  *   The Key stays serializable: a lock taken in one process can be refreshed
  *   or released in another (`LockFactory::createLockFromKey()`).
  * - Every lease this store makes is detached from PHP object lifetime: neither
@@ -80,9 +86,16 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private const WAIT_SLICE = 300.0;
 
+    /** The client the store locks with (given, or built from a URI). */
+    private readonly \DistLock $client;
+
     /**
-     * @param \DistLock $client     the client whose connection, prefix and options
-     *                              (e.g. `fair`, `persistent`) the store uses
+     * @param \DistLock|string|list<string> $client the client whose connection, prefix and
+     *                              options (e.g. `fair`, `persistent`) the store uses; or the
+     *                              server URI(s) to build one from (a list = Redlock masters),
+     *                              with $clientOptions and the prefix '' unless they name
+     *                              another: the Redis key is then the resource, as with
+     *                              symfony's RedisStore
      * @param float     $initialTtl lease length of save() and waitAndSave(), seconds
      *                              (> 0, at most 1e9); symfony's Lock then sets its own
      *                              ttl with putOffExpiration() when it has one
@@ -93,16 +106,31 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      *                              symfony does for stores without shared locks. All
      *                              stores of one resource must agree. A Redlock client
      *                              works as with false
+     * @param array<string, mixed> $clientOptions DistLock options of the client built from a
+     *                              URI (prefix default ''); must be empty when $client is a
+     *                              \DistLock
      *
      * @throws InvalidTtlException when $initialTtl is not > 0 or larger than 1e9
+     * @throws \InvalidArgumentException when $clientOptions is given with a \DistLock
+     * @throws \ValueError|\TypeError from the extension for a malformed URI or a bad option
+     *   (naming it; never a password)
      */
     public function __construct(
-        private readonly \DistLock $client,
+        #[\SensitiveParameter] \DistLock|string|array $client,
         private readonly float $initialTtl = 300.0,
         bool $sharedLocks = true,
+        #[\SensitiveParameter] array $clientOptions = [],
     ) {
         if (!($initialTtl > 0) || $initialTtl > self::MAX_TTL) {
             throw new InvalidTtlException(\sprintf('"%s()" expects a TTL greater than 0 and at most 1e9 seconds, got %s.', __METHOD__, $initialTtl));
+        }
+        if ($client instanceof \DistLock) {
+            if ($clientOptions !== []) {
+                throw new \InvalidArgumentException(\sprintf('"%s()": $clientOptions applies only to a client the store builds from a URI; set the options on the \DistLock you pass.', __METHOD__));
+            }
+            $this->client = $client;
+        } else {
+            $this->client = new \DistLock($client, $clientOptions + ['prefix' => '']);
         }
         $this->handles = new \WeakMap();
         $this->mutexOnly = !$sharedLocks;

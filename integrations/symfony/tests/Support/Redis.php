@@ -43,6 +43,16 @@ final class Redis
         return new DistLockStore(self::client($options), $initialTtl);
     }
 
+    /**
+     * The store in its default configuration: built from the server URI, so
+     * with its own client and the prefix '' (the Redis key is the resource, as
+     * with symfony's RedisStore).
+     */
+    public static function defaultStore(): DistLockStore
+    {
+        return new DistLockStore(self::uri());
+    }
+
     /** A phpredis connection to the same server, to look at keys and counters. */
     public static function raw(): \Redis
     {
