@@ -46,7 +46,7 @@ static bool usable(php_distlock_lock *l)
 /* The outcome of a deferred release, counted when its reply is read. */
 static void deferred_release_done(int released, dl_status_t st)
 {
-    if (st != DL_OK) DISTLOCK_G(stats).connection_errors++;
+    if (st != DL_OK && st != DL_ERR_KIND) DISTLOCK_G(stats).connection_errors++;   /* another kind: lost, below */
     else if (released) DISTLOCK_G(stats).released++;
     else DISTLOCK_G(stats).lost++;
 }

@@ -524,6 +524,8 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_RW_WRITE_ACQUIRE, DL_SCRIPT_RW_WRITE_ACQUIRE_SHA},
         {DL_SCRIPT_RW_WRITE_RELEASE, DL_SCRIPT_RW_WRITE_RELEASE_SHA},
         {DL_SCRIPT_RW_WRITE_CANCEL, DL_SCRIPT_RW_WRITE_CANCEL_SHA},
+        {DL_SCRIPT_RW_WRITE_REFRESH, DL_SCRIPT_RW_WRITE_REFRESH_SHA},
+        {DL_SCRIPT_RW_WRITE_STATUS, DL_SCRIPT_RW_WRITE_STATUS_SHA},
         {DL_SCRIPT_RW_SHARED_ACQUIRE, DL_SCRIPT_RW_SHARED_ACQUIRE_SHA},
         {DL_SCRIPT_RW_SHARED_RELEASE, DL_SCRIPT_RW_SHARED_RELEASE_SHA},
         {DL_SCRIPT_RW_SHARED_CANCEL, DL_SCRIPT_RW_SHARED_CANCEL_SHA},
@@ -552,7 +554,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 27);   /* every script of dl_scripts.h */
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 29);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 
@@ -1865,6 +1867,200 @@ static void test_rw_shared_waiters_woken_together(void **state)
 
 /* A sole shared holder is promoted at once; with other shared holders the
  * promotion fails at once and keeps the shared lease; demotion lets readers in. */
+/* ---- one name, one kind (dl_scripts.h, top; docs/primitives.md) ---- */
+
+/* One acquire attempt of l (no wait, or wait_us); the status, *acquired. */
+static dl_status_t kind_try(const dl_transport_t *t, dl_lease_t *l, int64_t wait_us, int *acquired, dl_error_t *err)
+{
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_status_t st;
+    memset(&o, 0, sizeof(o));
+    o.wait_us = wait_us;
+    st = dl_lock_acquire(t, l, &o, &res, err);
+    *acquired = res.acquired;
+    return st;
+}
+
+/* Every other kind's acquire (try, and a wait that must not wait) on the name l holds is DL_ERR_KIND naming both kinds. */
+static void expect_refused(const dl_transport_t *t, dl_lease_t *const *others, size_t n, const char *holder)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        dl_error_t err;
+        int acquired = -1, w;
+        for (w = 0; w < 2; w++) {
+            int64_t t0 = dl_clock_now_ns();
+            assert_int_equal(kind_try(t, others[i], w ? 2000000 : 0, &acquired, &err), DL_ERR_KIND);
+            assert_int_equal(acquired, 0);
+            assert_true(dl_clock_now_ns() - t0 < 1000000000LL);    /* a wait cannot end it: at once */
+            assert_non_null(strstr(err.msg, holder));
+            assert_non_null(strstr(err.msg, dl_kind_label(others[i]->kind)));
+            assert_non_null(strstr(err.msg, "\"k1\""));
+        }
+    }
+}
+
+static void test_kinds_one_name_one_kind(void **state)
+{
+    dl_conn_t *c, *c2;
+    dl_transport_t t, t2;
+    dl_lease_t *mx, *sem, *sem3, *sh, *wr, *m2[2], *other;
+    dl_error_t err;
+    dl_reply_t r;
+    int acquired, released, extended;
+    int64_t pttl;
+    char keys[1024];
+    (void)state;
+    NEED_SERVER();
+    c = local();
+    c2 = local();
+    t = dl_conn_transport(c);
+    t2 = dl_conn_transport(c2);
+    mx = rw_lease("k1", DL_LEASE_EXCLUSIVE, 10000);
+    sem = sem_lease("k1", 1, 3, 10000);
+    sem3 = sem_lease("k1", 3, 3, 10000);
+    sh = rw_lease("k1", DL_LEASE_SHARED, 10000);
+    wr = rw_lease("k1", DL_LEASE_WRITE, 10000);
+    m2[0] = rw_lease("k0", DL_LEASE_EXCLUSIVE, 10000);
+    m2[1] = rw_lease("k1", DL_LEASE_EXCLUSIVE, 10000);
+    wipe(c, mx, NULL, 0);
+    wipe(c, m2[0], NULL, 0);
+
+    /* A mutex holds: semaphore, shared, exclusive are refused; the mutex's release works after. */
+    assert_int_equal(kind_try(&t, mx, 0, &acquired, &err), DL_OK);
+    assert_int_equal(acquired, 1);
+    {
+        dl_lease_t *o[] = {sem, sem3, sh, wr};
+        expect_refused(&t2, o, 4, "held as a mutex");
+    }
+    assert_int_equal(dl_lock_release(&t, mx, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+
+    /* A semaphore holds (its STRING form, then its ZSET form): the mutex (plain SET
+     * on a fresh connection, SET GET later, the script when waiting), a multi-lock
+     * member, shared, exclusive are refused. */
+    assert_int_equal(kind_try(&t, sem, 0, &acquired, &err), DL_OK);
+    assert_int_equal(acquired, 1);
+    ok_cmd(c, &r, 2, "GET", sem->key);
+    assert_int_equal(r.len, 2 + sem->token_len);
+    assert_memory_equal(r.str, "\0S", 2);
+    dl_reply_free(&r);
+    {
+        dl_lease_t *o[] = {mx, sh, wr};
+        expect_refused(&t2, o, 3, "held as a semaphore");
+    }
+    other = sem_lease("k1", 1, 3, 10000);
+    assert_int_equal(kind_try(&t, other, 0, &acquired, &err), DL_OK);   /* two holders: the ZSET */
+    assert_int_equal(acquired, 1);
+    ok_cmd(c, &r, 2, "TYPE", sem->key);
+    assert_string_equal(r.str, "zset");
+    dl_reply_free(&r);
+    assert_int_equal(int_cmd(c, 2, "ZCARD", sem->key, NULL), 3);          /* two holders and the marker */
+    {
+        dl_lease_t *o[] = {mx, sh, wr};
+        dl_acquire_opts_t mo;
+        dl_acquire_result_t mres;
+        expect_refused(&t2, o, 3, "held as a semaphore");
+        memset(&mo, 0, sizeof(mo));
+        assert_int_equal(dl_multi_acquire(&t2, 2, m2, &mo, &mres, &err), DL_ERR_KIND);
+        assert_int_equal(mres.acquired, 0);
+        assert_non_null(strstr(err.msg, "\"k1\" is held as a semaphore"));
+        assert_int_equal(int_cmd(c, 2, "EXISTS", m2[0]->key, NULL), 0);   /* all or none */
+        mo.wait_us = 2000000;
+        assert_int_equal(dl_multi_acquire(&t2, 2, m2, &mo, &mres, &err), DL_ERR_KIND);
+        assert_int_equal(int_cmd(c, 2, "EXISTS", m2[0]->waiters_key, NULL), 0);
+    }
+    /* Release, refresh and status by token as a mutex of a semaphore's holder: DL_ERR_KIND, not WRONGTYPE. */
+    {
+        dl_lease_t *as_mutex = dl_lease_new("unit:", 5, "k1", 2, sem->token, sem->token_len, 10000, &err);
+        assert_int_equal(dl_lock_release(&t2, as_mutex, &released, &err), DL_ERR_KIND);
+        assert_int_equal(released, 0);
+        assert_int_equal(dl_lock_refresh(&t2, as_mutex, 10000, &extended, &err), DL_ERR_KIND);
+        assert_int_equal(dl_lock_status(&t2, as_mutex, &pttl, &err), DL_ERR_KIND);
+        as_mutex->kind = DL_LEASE_SHARED;
+        assert_int_equal(dl_lock_status(&t2, as_mutex, &pttl, &err), DL_ERR_KIND);
+        as_mutex->kind = DL_LEASE_WRITE;
+        assert_int_equal(dl_lock_status(&t2, as_mutex, &pttl, &err), DL_ERR_KIND);
+        dl_lease_free(as_mutex);
+    }
+    assert_int_equal(dl_lock_release(&t, sem, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(dl_lock_release(&t, other, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, mx, keys, sizeof(keys));
+    assert_string_equal(keys, "");                                        /* the last one out deletes K */
+
+    /* Shared holders: K exists ("\0R"), so a mutex's plain SET NX fails; every other kind is refused. */
+    assert_int_equal(kind_try(&t, sh, 0, &acquired, &err), DL_OK);
+    assert_int_equal(acquired, 1);
+    ok_cmd(c, &r, 2, "GET", sh->key);
+    assert_int_equal(r.len, 2);
+    assert_memory_equal(r.str, "\0R", 2);
+    dl_reply_free(&r);
+    assert_true(int_cmd(c, 2, "PTTL", sh->key, NULL) > 9000);
+    {
+        dl_lease_t *o[] = {mx, sem, sem3};
+        expect_refused(&t2, o, 3, "held as a readers-writer lock");
+    }
+    assert_int_equal(kind_try(&t2, wr, 0, &acquired, &err), DL_OK);     /* the same kind: taken, no error */
+    assert_int_equal(acquired, 0);
+    assert_int_equal(dl_lock_release(&t, sh, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    keys_of(c, mx, keys, sizeof(keys));
+    assert_string_equal(keys, "");
+
+    /* A writer holds: "\0W" + token. */
+    assert_int_equal(kind_try(&t, wr, 0, &acquired, &err), DL_OK);
+    assert_int_equal(acquired, 1);
+    {
+        dl_lease_t *o[] = {mx, sem};
+        expect_refused(&t2, o, 2, "held as a readers-writer lock");
+    }
+    assert_int_equal(dl_lock_status(&t, wr, &pttl, &err), DL_OK);
+    assert_true(pttl > 9000);
+    assert_int_equal(dl_lock_refresh(&t, wr, 12000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 1);
+    assert_int_equal(dl_lock_release(&t, wr, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+
+    /* A foreign holder (symfony's RedisStore: a ZSET without the marker): held by
+     * someone else for every kind, never an error. */
+    ok_cmd(c, &r, 4, "ZADD", mx->key, "1", "__write__");
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 3, "PEXPIRE", mx->key, "10000");
+    dl_reply_free(&r);
+    {
+        dl_lease_t *o[] = {mx, sem, sem3, sh, wr};
+        size_t i;
+        for (i = 0; i < 5; i++) {
+            assert_int_equal(kind_try(&t2, o[i], 0, &acquired, &err), DL_OK);
+            assert_int_equal(acquired, 0);
+            assert_int_equal(dl_lock_release(&t2, o[i], &released, &err), DL_OK);
+            assert_int_equal(released, 0);
+        }
+        assert_int_equal(kind_try(&t2, mx, 150000, &acquired, &err), DL_OK);   /* a wait: waits, then no */
+        assert_int_equal(acquired, 0);
+    }
+    assert_int_equal(int_cmd(c, 2, "ZCARD", mx->key, NULL), 1);                  /* untouched */
+    /* The connections are fine after all that. */
+    wipe(c, mx, NULL, 0);
+    assert_int_equal(kind_try(&t2, mx, 0, &acquired, &err), DL_OK);
+    assert_int_equal(acquired, 1);
+    assert_int_equal(dl_lock_release(&t2, mx, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    dl_lease_free(mx);
+    dl_lease_free(sem);
+    dl_lease_free(sem3);
+    dl_lease_free(other);
+    dl_lease_free(sh);
+    dl_lease_free(wr);
+    dl_lease_free(m2[0]);
+    dl_lease_free(m2[1]);
+    dl_conn_free(c);
+    dl_conn_free(c2);
+}
+
 static void test_rw_promote_and_demote(void **state)
 {
     dl_conn_t *c;
@@ -1889,7 +2085,9 @@ static void test_rw_promote_and_demote(void **state)
     assert_int_equal(a->kind, DL_LEASE_WRITE);
     assert_true(a->fence >= 1);
     ok_cmd(c, &r, 2, "GET", a->key);
-    assert_string_equal(r.str, a->token);
+    assert_int_equal(r.len, 2 + a->token_len);                 /* "\0W" + the writer's token */
+    assert_memory_equal(r.str, "\0W", 2);
+    assert_memory_equal(r.str + 2, a->token, a->token_len);
     dl_reply_free(&r);
     assert_int_equal(sem_try(&t, b), 0);
     assert_int_equal(dl_rw_promote(&t, a, 20000, &result, &err), DL_ERR_ARG);   /* exclusive already */
@@ -2228,6 +2426,7 @@ int main(void)
         cmocka_unit_test(test_semaphore_single_holder_form),
         cmocka_unit_test(test_semaphore_review_regressions),
         cmocka_unit_test(test_semaphore_waiter_woken_by_release),
+        cmocka_unit_test(test_kinds_one_name_one_kind),
         cmocka_unit_test(test_rw_shared_and_exclusive_real),
         cmocka_unit_test(test_rw_waiting_writer_not_starved),
         cmocka_unit_test(test_rw_shared_waiters_woken_together),

@@ -868,16 +868,66 @@ static void test_acquire_not_acquired_on_nil(void **state)
     dl_acquire_result_t res;
     dl_error_t err;
 
-    /* Taken, no wait: one SET, no waiter entry, so no cancel either. */
+    /* Taken, no wait, a server without SET ... NX GET: one SET, no waiter entry
+     * (so no cancel), and the status script tells whether another kind holds it. */
     push_ok(f, RP_NIL);
+    push_ok(f, RP_INT(-3));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
     assert_int_equal(res.attempts, 1);
     assert_int_equal(res.contended, 1);
-    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->ncalls, 2);
     assert_int_equal(f->calls[0].n, 1);
+    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), S("lock:a"), S("tok"), S("NX"), S("PX"), S("1500"));
+    assert_true(is_script(&f->calls[1].cmd[0], DL_SCRIPT_STATUS_SHA, DL_SCRIPT_STATUS));
     assert_int_equal(l->valid_until_ns, 0);
     assert_int_equal(dl_lease_validity_us(l), 0);
+    /* Held as a semaphore: DL_ERR_KIND, naming the name (not the prefix) and both kinds. */
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ERR("DLKIND semaphore"));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_KIND);
+    assert_int_equal(res.acquired, 0);
+    assert_string_equal(err.msg, "\"a\" is held as a semaphore; it was asked for as a mutex (one name, one kind)");
+    dl_lease_free(l);
+}
+
+static void test_acquire_set_get(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "g", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(0, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    /* Redis >= 7.0: GET rides along; nil = granted, in one command. */
+    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET;
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 1);
+    expect_cmd(&f->calls[0].cmd[0], 7, S("SET"), S("lock:g"), S("tok"), S("NX"), S("PX"), S("1500"), S("GET"));
+    /* Another mutex's token: taken, no second command. */
+    push_ok(f, RP_STR("other"));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 2);
+    /* WRONGTYPE: a ZSET; one probe for the semaphore's marker. Without it: a foreign holder. */
+    push_ok(f, RP_ERR("WRONGTYPE Operation against a key holding the wrong kind of value"));
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->calls[3].cmd[0].argc, 3);
+    assert_int_equal(f->calls[3].cmd[0].len[2], 2);
+    assert_memory_equal(f->calls[3].cmd[0].argv[2], "\0S", 2);
+    /* With the marker: a semaphore's, DL_ERR_KIND. */
+    push_ok(f, RP_ERR("WRONGTYPE Operation against a key holding the wrong kind of value"));
+    push_ok(f, RP_STR("inf"));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_KIND);
+    assert_non_null(strstr(err.msg, "held as a semaphore"));
+    /* Any other error is the server's. */
+    push_ok(f, RP_ERR("ERR something"));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
     dl_lease_free(l);
 }
 
@@ -998,6 +1048,7 @@ static void test_acquire_interrupt_hook_not_called_without_wait(void **state)
     o.interrupted = never_interrupted;
     o.interrupt_arg = &checks;
     push_ok(f, RP_NIL);
+    push_ok(f, RP_INT(-3));   /* the kind probe of a failed try */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
     push_ok(f, RP_OK);
@@ -2742,11 +2793,19 @@ static void test_native_release(void **state)
     expect_cmd(&f->calls[2].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_WAKE_SHA), S("2"), S("lock:n{lock:n}:waiters"),
                S("lock:n{lock:n}:wake"), S("2000"));
 
-    /* Not ours: no wake, whoever waits (the holder's release wakes them). */
+    /* Not ours: no wake, whoever waits (the holder's release wakes them); the
+     * release script tells another owner from another kind. */
     push_ok(f, RP_INT(0), RP_INT(1));
+    push_ok(f, RP_INT(0));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 0);
-    assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->ncalls, 5);
+    expect_release(&f->calls[4].cmd[0], 0, l);
+    push_ok(f, RP_ERR("WRONGTYPE Operation against a key holding the wrong kind of value"), RP_INT(0));
+    push_ok(f, RP_ERR("DLKIND semaphore"));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_KIND);
+    assert_int_equal(released, 0);
+    assert_int_equal(f->ncalls, 7);
 
     /* A wake that fails does not undo the release, nor turn it into an error. */
     push_ok(f, RP_INT(1), RP_INT(1));
@@ -2765,6 +2824,7 @@ static void test_native_release(void **state)
     l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
     push_fail(f, DL_ERR_TIMEOUT, "slow");
     push_ok(f, RP_INT(0), RP_INT(1));
+    push_ok(f, RP_INT(-1));   /* the script: gone */
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 1);
@@ -2826,9 +2886,14 @@ static void test_native_refresh(void **state)
     assert_int_equal(a->ttl_ms, 3000);
     expect_cmd(&f->calls[0].cmd[0], 7, S("SET"), S("lock:a"), S("ta"), S("IFEQ"), S("ta"), S("PX"), S("3000"));
     push_ok(f, RP_NIL);
+    push_ok(f, RP_INT(0));   /* not ours: the refresh script tells another kind from another owner */
     assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_OK);
     assert_int_equal(extended, 0);
     assert_int_equal(a->ttl_ms, 3000);
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ERR("DLKIND readers-writer"));
+    assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_ERR_KIND);
+    assert_int_equal(extended, 0);
     push_ok(f, RP_ERR("ERR syntax error"));
     assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_ERR_SERVER);
     assert_int_equal(extended, 0);
@@ -2837,8 +2902,8 @@ static void test_native_refresh(void **state)
     assert_int_equal(dl_lock_refresh_many(&f->t, 2, many, ext2, &err), DL_OK);
     assert_int_equal(ext2[0], 1);
     assert_int_equal(ext2[1], 0);
-    assert_int_equal(f->calls[3].n, 2);
-    expect_cmd(&f->calls[3].cmd[1], 7, S("SET"), S("lock:b"), S("tb"), S("IFEQ"), S("tb"), S("PX"), S("2500"));
+    assert_int_equal(f->calls[6].n, 2);
+    expect_cmd(&f->calls[6].cmd[1], 7, S("SET"), S("lock:b"), S("tb"), S("IFEQ"), S("tb"), S("PX"), S("2500"));
     dl_lease_free(a);
     dl_lease_free(b);
 }
@@ -3062,6 +3127,7 @@ int main(void)
         T(test_acquire_no_wait_sends_one_set),
         T(test_acquire_large_ttl),
         T(test_acquire_not_acquired_on_nil),
+        T(test_acquire_set_get),
         T(test_acquire_validity_from_send_time),
         T(test_acquire_connect_failure_no_cleanup),
         T(test_acquire_server_error_no_cleanup),

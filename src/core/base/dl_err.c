@@ -42,6 +42,7 @@ const char *dl_status_name(dl_status_t code)
     case DL_ERR_INTERRUPTED: return "interrupted";
     case DL_ERR_QUORUM: return "quorum";
     case DL_ERR_REPLICATION: return "replication";
+    case DL_ERR_KIND: return "kind";
     }
     return "unknown";
 }

@@ -34,13 +34,50 @@ static dl_status_t check_replicated(const dl_transport_t *t, dl_lease_t *lease, 
     return st;
 }
 
-/* One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock).
- * With min_replicas, WAIT goes in the same round trip. */
-static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acquired, dl_error_t *err)
+/*
+ * A SET ... NX GET that did not take K answered K's value, or WRONGTYPE when
+ * K is not a string: tells whether another kind holds the name (docs/
+ * primitives.md, "One name, one kind"). A ZSET K costs one probe for the
+ * semaphore's marker; one without it is a foreign holder (symfony's
+ * RedisStore): held, no error.
+ */
+static dl_status_t held_by(const dl_transport_t *t, const dl_lease_t *lease, const dl_reply_t *r, dl_error_t *err)
+{
+    if (r->type == DL_REPLY_STRING) {
+        if (r->len >= 2 && r->str[0] == '\0' && r->str[1] == 'S') return dl_kind_error("semaphore", 9, lease, err);
+        if (r->len >= 2 && r->str[0] == '\0' && (r->str[1] == 'W' || r->str[1] == 'R')) {
+            return dl_kind_error("readers-writer", 14, lease, err);
+        }
+        return DL_OK;   /* another mutex holder (or a foreign string) */
+    }
+    if (r->type == DL_REPLY_ERROR && r->len >= 9 && memcmp(r->str, "WRONGTYPE", 9) == 0) {
+        const char *argv[3] = {"ZSCORE", lease->key, "\0S"};
+        size_t argvlen[3] = {6, lease->key_len, 2};
+        dl_cmd_t cmd = {3, argv, argvlen};
+        dl_reply_t z;
+        dl_status_t st = dl_call(t, 1, &cmd, &z, DL_RETRY_ON_DROP, err);
+        if (st == DL_OK && z.type == DL_REPLY_STRING) st = dl_kind_error("semaphore", 9, lease, err);
+        dl_reply_free(&z);   /* nil, or an error (K is no ZSET either): a foreign holder */
+        return st;
+    }
+    return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET", err) : dl_unexpected(t, "SET", err);
+}
+
+/*
+ * One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock).
+ * With min_replicas, WAIT goes in the same round trip. Where the server takes
+ * NX and GET together (DL_CAP_SET_GET), GET rides along: nil means granted,
+ * and a failed attempt learns the holder's kind from the same reply, at no
+ * cost to the granted one. Elsewhere a failed try (not waiting: a waiting
+ * caller's next attempt is the script, which tells it) asks the status
+ * script, which answers DLKIND for another kind.
+ */
+static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiting, int *acquired, dl_error_t *err)
 {
     char ttlbuf[24];
-    const char *argv[6] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf};
-    size_t argvlen[6] = {3, lease->key_len, lease->token_len, 2, 2, 0};
+    const char *argv[7] = {"SET", lease->key, lease->token, "NX", "PX", ttlbuf, "GET"};
+    size_t argvlen[7] = {3, lease->key_len, lease->token_len, 2, 2, 0, 3};
+    int with_get = t->caps && (t->caps(t->impl) & DL_CAP_SET_GET);
     dl_replicas_wait_t w;
     dl_cmd_t cmds[2];
     dl_reply_t r[2];
@@ -48,14 +85,21 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int *acqu
     dl_status_t st;
 
     argvlen[5] = dl_cmd_int(ttlbuf, lease->ttl_ms);
-    cmds[0].argc = 6; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
+    cmds[0].argc = with_get ? 7 : 6; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
     if (dl_replicas_wanted(lease)) cmds[n++] = dl_replicas_wait_cmd(&w, lease);
     memset(r, 0, sizeof(r));
     st = dl_call_timed(t, n, cmds, r, DL_RETRY_NEVER, dl_replicas_extra_us(lease), err);
-    if (st == DL_OK) {
+    if (st == DL_OK && with_get) {
+        *acquired = r[0].type == DL_REPLY_NIL;
+        if (!*acquired) st = held_by(t, lease, &r[0], err);
+    } else if (st == DL_OK) {
         if (r[0].type == DL_REPLY_STATUS) *acquired = 1;
         else if (r[0].type == DL_REPLY_NIL) *acquired = 0;
         else st = r[0].type == DL_REPLY_ERROR ? dl_server_error(t, &r[0], "SET", err) : dl_unexpected(t, "SET", err);
+        if (st == DL_OK && !*acquired && !waiting) {
+            long long ignored;
+            st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &ignored, err);
+        }
     }
     if (st == DL_OK && *acquired && n == 2) st = check_replicated(t, lease, &r[1], acquired, err);
     dl_reply_free(&r[0]);
@@ -234,7 +278,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         int acquired = 0;
 
         st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
-                       : try_set(t, lease, &acquired, err);
+                       : try_set(t, lease, waiting, &acquired, err);
         res->attempts++;
         registered |= by_script && waiting;
         if (st != DL_OK) {
@@ -242,6 +286,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 /* Ambiguous: the grant may have happened. Undo it with the same token,
                  * by EVAL (the script cache may be empty after a restart or failover). */
                 run_quietly(t, prim->undo, lease, 1);
+            } else if (st == DL_ERR_KIND && registered) {
+                run_quietly(t, prim->cancel, lease, 0);   /* another kind took the name while we waited */
             }
             break;
         }

@@ -46,6 +46,7 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     if (name_len) memcpy(p + prefix_len, name, name_len);
     p[klen] = '\0';
     l->key_len = klen;
+    l->name_off = prefix_len;
     p += klen + 1;
     l->token = p;
     l->token_len = tlen;
@@ -109,6 +110,7 @@ dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
     dl_error_t err;
     dl_lease_t *l = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, &err);
     if (!l) return NULL;
+    l->name_off = lease->name_off;
     l->kind = lease->kind;
     l->permits = lease->permits;
     l->limit = lease->limit;

@@ -47,6 +47,7 @@ typedef enum { DL_LEASE_EXCLUSIVE = 0, DL_LEASE_PERMITS, DL_LEASE_SHARED, DL_LEA
 typedef struct dl_lease {
     char *key;                /* prefix + name, binary-safe */
     size_t key_len;
+    size_t name_off;          /* the name is key + name_off (the prefix's length), for messages */
     char *token;              /* NUL-terminated */
     size_t token_len;
     char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */

@@ -25,7 +25,9 @@ int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
  * the key taken, so a waiter that can need waking is in Q before DELIFEQ runs:
  * EXISTS after it cannot miss one (one that comes after DELIFEQ finds the key
  * free and takes it). *v = DELIFEQ's 1 or 0; *waiters = EXISTS Q. *refused = 1
- * when an ACL does not let this user run DELIFEQ (the caller uses the script).
+ * when an ACL does not let this user run DELIFEQ (the caller uses the script);
+ * K not a string (WRONGTYPE: a semaphore's or a foreign ZSET) is *v = 0, and
+ * the caller asks the script why.
  */
 static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lease, long long *v, int *waiters,
                                   int *retried, int *refused, dl_error_t *err)
@@ -39,6 +41,7 @@ static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lea
     dl_status_t st = dl_call_retried(t, 2, cmds, r, DL_RETRY_ANY, retried, err);
     if (st == DL_OK) {
         if (r[0].type == DL_REPLY_ERROR && r[0].len >= 6 && memcmp(r[0].str, "NOPERM", 6) == 0) *refused = 1;
+        else if (r[0].type == DL_REPLY_ERROR && r[0].len >= 9 && memcmp(r[0].str, "WRONGTYPE", 9) == 0) *v = 0;
         else if (r[0].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[0], "DELIFEQ", err);
         else if (r[0].type != DL_REPLY_INTEGER || r[1].type != DL_REPLY_INTEGER) st = dl_unexpected(t, "DELIFEQ", err);
         else {
@@ -66,6 +69,11 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
             if (t->caps_clear) t->caps_clear(t->impl, DL_CAP_NATIVE_CAD);
             native = 0;
             retried = 0;
+        } else if (st == DL_OK && v != 1) {
+            /* Not ours (rare): the script tells another owner or nothing from
+             * another kind (DLKIND), which DELIFEQ cannot. It deletes nothing
+             * that DELIFEQ did not, so the lost-reply rule below still holds. */
+            native = 0;
         }
     }
     if (!native) {
@@ -124,6 +132,10 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
     }
     if (outcome == DL_PENDING_REPLY && r->type == DL_REPLY_INTEGER) {
         finish(d, r->integer == 1, DL_OK);
+        return;
+    }
+    if (outcome == DL_PENDING_REPLY && dl_is_kind_error(r)) {
+        finish(d, 0, DL_ERR_KIND);   /* another kind holds the name now: this lease is gone */
         return;
     }
     if (outcome == DL_PENDING_REPLY && !dl_is_noscript(r)) {
@@ -205,11 +217,13 @@ static dl_cmd_t native_refresh_cmd(native_refresh_t *n, const dl_lease_t *lease,
     return cmd;
 }
 
-/* Reads a native refresh reply into *extended; error replies and wrong types are errors. */
+/* Reads a native refresh reply into *extended; error replies and wrong types are errors,
+ * except WRONGTYPE (K is another kind's or a foreign ZSET): not ours. */
 static dl_status_t native_refresh_result(const dl_transport_t *t, const dl_reply_t *r, int *extended, dl_error_t *err)
 {
     if (r->type == DL_REPLY_STATUS) *extended = 1;
     else if (r->type == DL_REPLY_NIL) *extended = 0;
+    else if (r->type == DL_REPLY_ERROR && r->len >= 9 && memcmp(r->str, "WRONGTYPE", 9) == 0) *extended = 0;
     else return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET IFEQ", err) : dl_unexpected(t, "SET IFEQ", err);
     return DL_OK;
 }
@@ -335,6 +349,8 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
         if (st == DL_OK) st = native_refresh_result(t, &rep, &ext, err);
         dl_reply_free(&rep);
         r = ext;
+        /* Not ours (rare): the script tells another kind (DLKIND) from another owner. */
+        if (st == DL_OK && !ext) st = dl_script_run_int(t, refresh_for(lease), lease, ttl_ms, DL_RETRY_ANY, &r, err);
     } else {
         st = dl_script_run_int(t, refresh_for(lease), lease, ttl_ms, DL_RETRY_ANY, &r, err);
     }

@@ -82,7 +82,15 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
         argv[1] = DL_SCRIPT_MULTI_ACQUIRE; argvlen[1] = strlen(DL_SCRIPT_MULTI_ACQUIRE);
         st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
     }
-    if (st == DL_OK && r.type == DL_REPLY_ERROR) st = dl_server_error(t, &r, "the multi-lock script", err);
+    if (st == DL_OK && dl_is_kind_error(&r)) {
+        /* "DLKIND <kind> <1-based index>": that name is held under another kind. */
+        const char *sp = memchr(r.str + 7, ' ', r.len - 7);
+        long idx = sp ? strtol(sp + 1, NULL, 10) : 1;
+        if (idx < 1 || (size_t)idx > n) idx = 1;
+        st = DL_KIND_ERROR_OF(&r, leases[idx - 1], err);
+    } else if (st == DL_OK && r.type == DL_REPLY_ERROR) {
+        st = dl_server_error(t, &r, "the multi-lock script", err);
+    }
     if (st == DL_OK && !fenced && !waiting && r.type == DL_REPLY_INTEGER && r.integer == 1) {
         a->granted = 1;   /* a try without fencing: 1, no table to build */
         for (i = 0; i < n; i++) leases[i]->fence = 0;
@@ -142,6 +150,7 @@ dl_status_t dl_multi_acquire(const dl_transport_t *t, size_t n, dl_lease_t *cons
             /* Ambiguous: the names may have been taken. Each name's release
              * (same token) undoes what was, and wakes its waiters. */
             if (dl_status_is_transport_failure(st)) run_each_quietly(t, dl_script_release_for, n, leases);
+            else if (st == DL_ERR_KIND && waiting) run_each_quietly(t, cancel_of, n, leases);   /* earlier attempts' entries */
             break;
         }
         if (a.granted) {

@@ -38,6 +38,10 @@ const dl_script_t DL_SEM_USAGE_SCRIPT = {DL_SCRIPT_SEM_USAGE, DL_SCRIPT_SEM_USAG
 static const dl_script_t RW_WRITE_ACQUIRE = RW_SCRIPT(WRITE_ACQUIRE, "the exclusive acquire script");
 static const dl_script_t RW_WRITE_RELEASE = RW_SCRIPT(WRITE_RELEASE, "the exclusive release script");
 static const dl_script_t RW_WRITE_CANCEL = RW_SCRIPT(WRITE_CANCEL, "the exclusive cancel script");
+static const dl_script_t RW_WRITE_REFRESH = {DL_SCRIPT_RW_WRITE_REFRESH, DL_SCRIPT_RW_WRITE_REFRESH_SHA,
+                                             "the exclusive refresh script", DL_SHAPE_REFRESH};
+static const dl_script_t RW_WRITE_STATUS = {DL_SCRIPT_RW_WRITE_STATUS, DL_SCRIPT_RW_WRITE_STATUS_SHA,
+                                            "the exclusive status script", DL_SHAPE_STATUS};
 static const dl_script_t RW_SHARED_ACQUIRE = RW_SCRIPT(SHARED_ACQUIRE, "the shared acquire script");
 static const dl_script_t RW_SHARED_RELEASE = RW_SCRIPT(SHARED_RELEASE, "the shared release script");
 static const dl_script_t RW_SHARED_CANCEL = RW_SCRIPT(SHARED_CANCEL, "the shared cancel script");
@@ -55,7 +59,7 @@ static const dl_primitive_t PERMITS = {"permits", &SEM_ACQUIRE, &SEM_RELEASE, &S
 static const dl_primitive_t SHARED = {"shared", &RW_SHARED_ACQUIRE, &RW_SHARED_RELEASE, &RW_SHARED_CANCEL,
                                       &RW_SHARED_RELEASE, &RW_SHARED_REFRESH, &RW_SHARED_STATUS, DL_WAKE_SHARED, 0};
 static const dl_primitive_t WRITE = {"write", &RW_WRITE_ACQUIRE, &RW_WRITE_RELEASE, &RW_WRITE_CANCEL, &RW_WRITE_RELEASE,
-                                     &DL_REFRESH_SCRIPT, &DL_STATUS_SCRIPT, DL_WAKE_COMMON, 0};
+                                     &RW_WRITE_REFRESH, &RW_WRITE_STATUS, DL_WAKE_COMMON, 0};
 
 const dl_primitive_t *dl_primitive_of(const dl_lease_t *lease)
 {
@@ -88,6 +92,35 @@ dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const 
 {
     return dl_error_set(err, DL_ERR_SERVER, "Redis at %s refused %s: %.*s", t->endpoint ? t->endpoint : "?", what,
                         (int)(r->len > 160 ? 160 : r->len), r->str ? r->str : "");
+}
+
+int dl_is_kind_error(const dl_reply_t *r)
+{
+    return r->type == DL_REPLY_ERROR && r->len >= 7 && memcmp(r->str, "DLKIND ", 7) == 0;
+}
+
+const char *dl_kind_label(dl_lease_kind_t kind)
+{
+    switch (kind) {
+    case DL_LEASE_PERMITS: return "a semaphore";
+    case DL_LEASE_SHARED:
+    case DL_LEASE_WRITE: return "a readers-writer lock";
+    case DL_LEASE_EXCLUSIVE: break;
+    }
+    return "a mutex";
+}
+
+dl_status_t dl_kind_error(const char *w, size_t rest, const dl_lease_t *lease, dl_error_t *err)
+{
+    /* The words the scripts write after "DLKIND " (dl_scripts.h). */
+    const char *holder = "another kind";
+    size_t name_len = lease->key_len - lease->name_off;
+    if (rest >= 5 && memcmp(w, "mutex", 5) == 0) holder = "a mutex";
+    else if (rest >= 9 && memcmp(w, "semaphore", 9) == 0) holder = "a semaphore";
+    else if (rest >= 14 && memcmp(w, "readers-writer", 14) == 0) holder = "a readers-writer lock";
+    return dl_error_set(err, DL_ERR_KIND, "\"%.*s%s\" is held as %s; it was asked for as %s (one name, one kind)",
+                        (int)(name_len > 200 ? 200 : name_len), lease->key + lease->name_off,
+                        name_len > 200 ? "..." : "", holder, dl_kind_label(lease->kind));
 }
 
 dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err)
@@ -293,7 +326,7 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
         st = call_counting(t, 1, &cmd, r, retry, retried, err);
     }
     if (st == DL_OK && r->type == DL_REPLY_ERROR) {
-        st = dl_server_error(t, r, s->what, err);
+        st = dl_is_kind_error(r) ? DL_KIND_ERROR_OF(r, lease, err) : dl_server_error(t, r, s->what, err);
     }
     return st;
 }
@@ -376,6 +409,8 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
     for (i = 0; st == DL_OK && i < n; i++) {
         if (r[i].type == DL_REPLY_INTEGER) {
             flags[i] = r[i].integer == 1;
+        } else if (dl_is_kind_error(&r[i])) {
+            flags[i] = 0;   /* a handle's lease that another kind holds now: lost, not an error of the batch */
         } else {
             st = r[i].type == DL_REPLY_ERROR ? dl_server_error(t, &r[i], pick(leases[i])->what, err)
                                              : dl_unexpected(t, pick(leases[i])->what, err);
@@ -424,7 +459,7 @@ dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, co
     *r = replies[0];
     *then_r = replies[1];
     if (st == DL_OK && r->type == DL_REPLY_ERROR) {
-        st = dl_server_error(t, r, s->what, err);
+        st = dl_is_kind_error(r) ? DL_KIND_ERROR_OF(r, lease, err) : dl_server_error(t, r, s->what, err);
     }
     return st;
 }

@@ -27,7 +27,7 @@ typedef enum { DL_RETRY_NEVER = 0, DL_RETRY_ON_DROP, DL_RETRY_ANY } dl_retry_t;
 
 /* Argument shapes (see dl_scripts.h for what each script takes). */
 typedef enum {
-    DL_SHAPE_STATUS,        /* K; token */
+    DL_SHAPE_STATUS,        /* K; token (also the exclusive lease's status) */
     DL_SHAPE_REFRESH,       /* K; token, ttl */
     DL_SHAPE_RELEASE,       /* K W Q; token, wake TTL */
     DL_SHAPE_CANCEL,        /* K Q W; token, wake TTL */
@@ -188,6 +188,24 @@ int64_t dl_block_time_us(int64_t remaining_us, int64_t holder_pttl_ms);   /* in 
 
 /* 1 when r is the NOSCRIPT error (the server's script cache lacks the script). */
 int dl_is_noscript(const dl_reply_t *r);
+
+/* 1 when r is a script's "DLKIND <holder's kind>[ <index>]" error reply: the
+ * name is held under another kind (dl_scripts.h, top). */
+int dl_is_kind_error(const dl_reply_t *r);
+
+/* "a mutex", "a readers-writer lock" or "a semaphore": the kind of a lease, for messages. */
+const char *dl_kind_label(dl_lease_kind_t kind);
+
+/*
+ * Sets err to DL_ERR_KIND for lease, held under the kind named by word[0..len)
+ * ("mutex", "readers-writer" or "semaphore", as the scripts write it; the
+ * rest of word is ignored): the message names the lease's name (without the
+ * prefix) and both kinds, never a token. Returns DL_ERR_KIND.
+ */
+dl_status_t dl_kind_error(const char *word, size_t len, const dl_lease_t *lease, dl_error_t *err);
+
+/* dl_kind_error for a DLKIND reply r. */
+#define DL_KIND_ERROR_OF(r, lease, err) dl_kind_error((r)->str + 7, (r)->len - 7, (lease), (err))
 
 /* Error helpers with the endpoint in the message. */
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);

@@ -14,6 +14,24 @@
  * (default mode: ZSET token -> expiry ms), FQ fair queue (ZSET token -> arrival
  * µs), FA fair liveness (HASH token -> "expiry_ms:ttl_ms:fence_flag"), and a
  * fair waiter's own wake list (<wake prefix><token>).
+ *
+ * One name, one kind. K exists whenever anyone holds the name, and its value
+ * tells the kind (docs/primitives.md, "One name, one kind"):
+ *   a mutex (and a multi-lock member)  STRING, the owner token itself;
+ *   readers-writer                     STRING "\0W" .. writer's token, or "\0R"
+ *                                      while only shared holders hold (in R);
+ *   semaphore                          STRING "\0S" .. token (one holder of one
+ *                                      permit), or a ZSET holding the marker
+ *                                      member "\0S" at score +inf;
+ *   anything else (e.g. symfony's RedisStore: a ZSET without the marker) is a
+ *                                      foreign holder: held by someone else.
+ * No token begins with a NUL byte (the glue refuses one), so no mutex value
+ * looks like a marker. A script that finds the name held under another kind
+ * answers the error reply "DLKIND <holder's kind>" (mutex, readers-writer,
+ * semaphore) in the same atomic step that would have granted it, so the check
+ * cannot race a grant; the core turns it into DL_ERR_KIND. K is read with
+ * redis.pcall('GET'): a non-string K gives an error table, not a script error,
+ * and an uncontended call pays nothing for the check.
  */
 #ifndef DL_SCRIPTS_H
 #define DL_SCRIPTS_H
@@ -22,11 +40,35 @@
 #define DL_LUA_NOW_MS "tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)"
 
 /*
+ * Lua: hk = the kind of whoever holds K, from v = redis.pcall('GET', K):
+ * nil (free), 'mutex', 'readers-writer', 'semaphore', or 'foreign' (a value no
+ * distlock kind writes). Run only where K was found not ours: it costs nothing
+ * on the uncontended path.
+ */
+#define DL_LUA_HOLDER_KIND(k, v) \
+    "local hk " \
+    "if type(" v ") == 'table' then " \
+        "hk = type(redis.pcall('ZSCORE', " k ", '\\0S')) == 'string' and 'semaphore' or 'foreign' " \
+    "elseif " v " then " \
+        "local c = string.sub(" v ", 1, 2) " \
+        "if c == '\\0S' then hk = 'semaphore' elseif c == '\\0W' or c == '\\0R' then hk = 'readers-writer' " \
+        "elseif string.byte(" v ") == 0 then hk = 'foreign' else hk = 'mutex' end " \
+    "end "
+
+/* Lua: after DL_LUA_HOLDER_KIND, refuse a holder of another distlock kind than mine. */
+#define DL_LUA_REFUSE_KIND(mine) \
+    "if hk and hk ~= '" mine "' and hk ~= 'foreign' then return redis.error_reply('DLKIND ' .. hk) end "
+
+/* Lua: DL_LUA_HOLDER_KIND + DL_LUA_REFUSE_KIND for a mutex, on K = KEYS[1] read into v. */
+#define DL_LUA_MUTEX_ONLY DL_LUA_HOLDER_KIND("KEYS[1]", "v") DL_LUA_REFUSE_KIND("mutex")
+
+/*
  * Acquire (while waiting, or with fencing). KEYS K F Q; ARGV token, ttl ms,
  * fence flag "1"/"0", waiter window ms ("0": not waiting). Granted: leaves Q,
  * returns {1, fence} (fence 0 without fencing). Taken: when waiting, enters Q
  * with an expiry (so the holder's release wakes a waiter), returns {0, PTTL}.
  * The fencing counter has no TTL: it must outlive every lease to stay monotonic.
+ * Held under another kind: DLKIND (never a wait: a wait cannot end it).
  */
 #define DL_SCRIPT_ACQUIRE \
     "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then " \
@@ -34,6 +76,8 @@
         "if ARGV[3] == '1' then return {1, redis.call('INCR', KEYS[2])} end " \
         "return {1, 0} " \
     "end " \
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    DL_LUA_MUTEX_ONLY \
     "if ARGV[4] ~= '0' then " \
         "local t = redis.call('TIME') local w = tonumber(ARGV[4]) " \
         "redis.call('ZADD', KEYS[3], " DL_LUA_NOW_MS " + w, ARGV[1]) " \
@@ -48,11 +92,11 @@
  * attempt whose reply was lost: dl_lock_release). Only when
  * a live waiter is in Q is a wake token pushed; W holds at most one (LTRIM) and
  * expires. Redis serves blocked BLPOP clients in arrival order: the longest
- * waiter wakes.
+ * waiter wakes. K held under another kind: DLKIND.
  */
 #define DL_SCRIPT_RELEASE \
-    "local v = redis.call('GET', KEYS[1]) " \
-    "if v ~= ARGV[1] then if v then return 0 end return -1 end " \
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    "if v ~= ARGV[1] then " DL_LUA_MUTEX_ONLY "if v then return 0 end return -1 end " \
     "redis.call('DEL', KEYS[1]) " \
     "if redis.call('EXISTS', KEYS[3]) == 1 then " \
         "local t = redis.call('TIME') " \
@@ -90,16 +134,19 @@
  * by this attempt rather than by BLPOP): extend the hand-over's claim to our
  * ttl and take it ({1, fence from our wake list}). Free and we are first among the live
  * waiters (dead heads are dropped): take it. Else queue (keeping our place:
- * ZADD NX) and refresh our liveness; return {0, PTTL}.
+ * ZADD NX) and refresh our liveness; return {0, PTTL}. Held under another
+ * kind: DLKIND.
  */
 #define DL_SCRIPT_FAIR_ACQUIRE \
     "local tok = ARGV[1] " \
-    "if redis.call('GET', KEYS[1]) == tok then " \
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    "if v == tok then " \
         "redis.call('PEXPIRE', KEYS[1], ARGV[2]) " \
         "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) " \
         "local f = redis.call('LPOP', KEYS[5]) redis.call('DEL', KEYS[5]) " \
         "return {1, tonumber(f) or 0} " \
     "end " \
+    "if v then " DL_LUA_MUTEX_ONLY "end " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
     "local head " \
     "while true do " \
@@ -132,15 +179,16 @@
  * ttl), fenced if it asked, and its own wake list gets the fencing number
  * (ARGV[3], its TTL, is the claim: a waiter that finds the hand-over by its
  * next attempt rather than by BLPOP still gets the number). Nobody live: the key is deleted. Returns 1
- * if the lock was ours, -1 if the key was gone, 0 if another owner holds it.
+ * if the lock was ours, -1 if the key was gone, 0 if another owner holds it,
+ * DLKIND if another kind holds it.
  */
 #define DL_SCRIPT_FAIR_RELEASE \
     "local tok = ARGV[1] " \
     "if ARGV[5] == 'cancel' then " \
         "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) redis.call('DEL', ARGV[2] .. tok) " \
     "end " \
-    "local v = redis.call('GET', KEYS[1]) " \
-    "if v ~= tok then if v then return 0 end return -1 end " \
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    "if v ~= tok then " DL_LUA_MUTEX_ONLY "if v then return 0 end return -1 end " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
     "while true do " \
         "local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1] " \
@@ -156,21 +204,25 @@
         "end " \
     "end"
 
-/* Compare-and-PEXPIRE. KEYS K; ARGV token, ttl ms. Returns 1 if extended, 0 if not ours. */
+/* Compare-and-PEXPIRE. KEYS K; ARGV token, ttl ms. Returns 1 if extended, 0 if not ours; DLKIND. */
 #define DL_SCRIPT_REFRESH \
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    "if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end " \
+    DL_LUA_MUTEX_ONLY "return 0"
 
-/* Ownership and lease left. KEYS K; ARGV token. Returns the PTTL in ms if ours, -3 if not. */
 /*
  * Undo of a Redlock attempt that did not reach a quorum (dl_quorum): a plain
  * compare-and-delete. KEYS K; ARGV token. Returns 1 when it deleted. It wakes
  * nobody: the name was ours only on a minority of masters, and waking a
  * waiter for it would only start another split vote.
  */
-#define DL_SCRIPT_UNDO "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+#define DL_SCRIPT_UNDO "if redis.pcall('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
+/* Ownership and lease left. KEYS K; ARGV token. Returns the PTTL in ms if ours, -3 if not; DLKIND. */
 #define DL_SCRIPT_STATUS \
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) end return -3"
+    "local v = redis.pcall('GET', KEYS[1]) " \
+    "if v == ARGV[1] then return redis.call('PTTL', KEYS[1]) end " \
+    DL_LUA_MUTEX_ONLY "return -3"
 
 /*
  * Wake the longest waiter, after a native compare-and-delete (DELIFEQ) found
@@ -189,22 +241,25 @@
 /*
  * ---- the counting semaphore (DL_LEASE_PERMITS) ----
  *
- * K is absent (no holder), a STRING (one holder of one permit, which found the
- * semaphore empty: K holds its owner token, with its lease as K's TTL, as a
- * mutex's key does), or a ZSET owner token -> lease end (server ms), one member
- * per holder. An acquire of one permit that finds K absent (nobody holds any,
- * and one permit fits every limit, >= 1) makes the STRING form: a SET, no
- * clock, no counting, and its release costs what a mutex's does. The next
- * acquire that finds the STRING turns it into the ZSET (the holder keeps its
- * token and lease end); every script reads K by its TYPE. P is
+ * K is absent (no holder), a STRING "\0S" .. token (one holder of one permit,
+ * which found the semaphore empty, with its lease as K's TTL), or a ZSET
+ * owner token -> lease end (server ms), one member per holder, beside the
+ * marker member "\0S" at score +inf (which tells the kind: see the top of this
+ * file; no lease ends at +inf, so every range up to `now` leaves it alone). An
+ * acquire of one permit that finds K absent (nobody holds any, and one permit
+ * fits every limit, >= 1) makes the STRING form: a SET, no clock, no
+ * counting, and its release costs what a mutex's does. The next acquire that
+ * finds the STRING turns it into the ZSET (the holder keeps its token and
+ * lease end); every script reads K by its TYPE. P is
  * a HASH of the holders of more than one permit only: owner token -> permits
  * held, and the field "+" = the sum of their permits beyond one each; so the
- * permits used are ZCARD K + P["+"], and a semaphore whose holders take one
+ * permits used are ZCARD K - 1 + P["+"], and a semaphore whose holders take one
  * permit each (the usual case) never touches P. W and Q are the wake list and
  * the waiters as for the mutex. Expired holders are dropped (their permits
  * freed) by the next acquire: a waiter blocks no longer than the earliest lease
  * end (+1 ms), so a dead holder's permits serve a waiter when its lease ends,
- * never later. K (and P) live at least as long as the longest lease, so an
+ * never later. K (and P) live at least as long as the longest lease, and the
+ * last holder out deletes them (the marker would keep the ZSET), so an
  * idle semaphore leaves nothing behind. The scripts keep redis.call in a local
  * and pass Redis the strings they were given where they can: every Lua number
  * handed to Redis is printed with snprintf("%.17g"), the costliest step of a
@@ -213,6 +268,9 @@
 
 /* Lua: `now` = server ms, from TIME. */
 #define DL_LUA_SEM_NOW "local t = call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
+
+/* Lua: DL_LUA_HOLDER_KIND + DL_LUA_REFUSE_KIND for a semaphore, on K = KEYS[1] read into v. */
+#define DL_LUA_SEM_ONLY DL_LUA_HOLDER_KIND("KEYS[1]", "v") DL_LUA_REFUSE_KIND("semaphore")
 
 /*
  * Semaphore acquire. KEYS K P, and Q W when waiting; ARGV token, ttl ms,
@@ -225,55 +283,66 @@
  * no holder, the limit is below our permits). A token that holds permits
  * already (restored, then asked again) keeps one entry: its permits are
  * replaced by the new ones. K absent and one permit asked: K becomes the
- * STRING form (see above); a STRING K is first made the ZSET of its holder. A try (not waiting) sends two keys, not four:
- * each KEYS/ARGV element costs the server a Lua string.
+ * STRING form (see above); a STRING K is first made the ZSET of its holder.
+ * A try (not waiting) sends two keys, not four: each KEYS/ARGV element costs
+ * the server a Lua string. K held by a mutex or a readers-writer lock: DLKIND;
+ * by a foreign holder (a ZSET without the marker): not granted, {0, K's PTTL}.
  */
 #define DL_SCRIPT_SEM_ACQUIRE \
     "local call = redis.call " \
     "local k, ttl = tonumber(ARGV[3]), tonumber(ARGV[2]) " \
     "local ty = call('TYPE', KEYS[1]).ok " \
     "if ty == 'none' and k == 1 then " \
-        "call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) " \
+        "call('SET', KEYS[1], '\\0S' .. ARGV[1], 'PX', ARGV[2]) " \
         "if ARGV[6] then call('ZREM', KEYS[3], ARGV[1]) " \
             "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
         "return 1 " \
     "end " \
     DL_LUA_SEM_NOW \
+    "local foreign = false " \
     "if ty == 'string' then " \
-        "local h, p = call('GET', KEYS[1]), call('PTTL', KEYS[1]) " \
-        "call('DEL', KEYS[1]) " \
-        "if p > 0 then call('ZADD', KEYS[1], now + p + 1, h) call('PEXPIRE', KEYS[1], p + 2) end " \
-    "end " \
-    "local extra = tonumber(call('HGET', KEYS[2], '+') or '0') " \
-    "if extra > 0 then " \
-        "for _, g in ipairs(call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do " \
-            "local e = call('HGET', KEYS[2], g) " \
-            "if e then extra = extra - e + 1 call('HDEL', KEYS[2], g) end " \
+        "local v = call('GET', KEYS[1]) " \
+        "if string.sub(v, 1, 2) == '\\0S' then " \
+            "local p = call('PTTL', KEYS[1]) " \
+            "call('DEL', KEYS[1]) call('ZADD', KEYS[1], 'inf', '\\0S') " \
+            "if p > 0 then call('ZADD', KEYS[1], now + p + 1, string.sub(v, 3)) call('PEXPIRE', KEYS[1], p + 2) end " \
+        "else " DL_LUA_SEM_ONLY "foreign = true end " \
+    "elseif ty == 'none' then call('ZADD', KEYS[1], 'inf', '\\0S') " \
+    "elseif ty ~= 'zset' or not call('ZSCORE', KEYS[1], '\\0S') then foreign = true end " \
+    "if not foreign then " \
+        "local extra = tonumber(call('HGET', KEYS[2], '+') or '0') " \
+        "if extra > 0 then " \
+            "for _, g in ipairs(call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do " \
+                "local e = call('HGET', KEYS[2], g) " \
+                "if e then extra = extra - e + 1 call('HDEL', KEYS[2], g) end " \
+            "end " \
+            "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end " \
         "end " \
-        "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end " \
-    "end " \
-    "call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) " \
-    "local n, was = call('ZCARD', KEYS[1]), extra " \
-    "if n + extra + k <= tonumber(ARGV[4]) then " \
-        "local keep = n > 0 and call('PTTL', KEYS[1]) or 0 " \
-        "if call('ZADD', KEYS[1], now + ttl, ARGV[1]) == 0 then " \
-            "local old = call('HGET', KEYS[2], ARGV[1]) " \
-            "if old then extra = extra - old + 1 call('HDEL', KEYS[2], ARGV[1]) end " \
+        "call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) " \
+        "local n, was = call('ZCARD', KEYS[1]) - 1, extra " \
+        "if n + extra + k <= tonumber(ARGV[4]) then " \
+            "local keep = n > 0 and call('PTTL', KEYS[1]) or 0 " \
+            "if call('ZADD', KEYS[1], now + ttl, ARGV[1]) == 0 then " \
+                "local old = call('HGET', KEYS[2], ARGV[1]) " \
+                "if old then extra = extra - old + 1 call('HDEL', KEYS[2], ARGV[1]) end " \
+            "end " \
+            "if k > 1 then extra = extra + k - 1 call('HSET', KEYS[2], ARGV[1], ARGV[3]) end " \
+            "if extra ~= was then " \
+                "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end end " \
+            "if keep <= ttl then keep = ttl + 1 call('PEXPIRE', KEYS[1], ARGV[5]) end " \
+            "if extra > 0 then call('PEXPIRE', KEYS[2], keep) end " \
+            "if ARGV[6] then call('ZREM', KEYS[3], ARGV[1]) " \
+                "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
+            "return 1 " \
         "end " \
-        "if k > 1 then extra = extra + k - 1 call('HSET', KEYS[2], ARGV[1], ARGV[3]) end " \
-        "if extra ~= was then " \
-            "if extra > 0 then call('HSET', KEYS[2], '+', extra) else call('HDEL', KEYS[2], '+') end end " \
-        "if keep <= ttl then keep = ttl + 1 call('PEXPIRE', KEYS[1], ARGV[5]) end " \
-        "if extra > 0 then call('PEXPIRE', KEYS[2], keep) end " \
-        "if ARGV[6] then call('ZREM', KEYS[3], ARGV[1]) " \
-            "if call('EXISTS', KEYS[3]) == 0 then call('DEL', KEYS[4]) end end " \
-        "return 1 " \
+        "if n == 0 then call('DEL', KEYS[1]) end " \
     "end " \
     "if ARGV[6] then " \
         "local w = tonumber(ARGV[6]) " \
         "call('ZADD', KEYS[3], now + w, ARGV[1]) " \
         "if call('PTTL', KEYS[3]) < w then call('PEXPIRE', KEYS[3], ARGV[6]) end " \
     "end " \
+    "if foreign then return {0, call('PTTL', KEYS[1])} end " \
     "local first = call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] " \
     "if first then return {0, first - now} end " \
     "return {0, -1}"
@@ -286,13 +355,15 @@
  * our lease was live and is gone now, -1 when we held nothing (never granted,
  * released already, or its lease ended: its permits were free from then on).
  * Wakes as many live waiters as permits it frees: one wake token each on W,
- * which holds at most one per live waiter.
+ * which holds at most one per live waiter. The last holder out deletes K and
+ * P. K held by another kind: DLKIND.
  */
 #define DL_SCRIPT_SEM_RELEASE \
     "local call = redis.call " \
     "local ty = call('TYPE', KEYS[1]).ok " \
     "if ty == 'string' then " \
-        "if call('GET', KEYS[1]) ~= ARGV[1] then return -1 end " \
+        "local v = call('GET', KEYS[1]) " \
+        "if v ~= '\\0S' .. ARGV[1] then " DL_LUA_SEM_ONLY "return -1 end " \
         "call('DEL', KEYS[1]) " \
         "if call('EXISTS', KEYS[3]) == 1 then " \
             "local t = call('TIME') " \
@@ -312,6 +383,7 @@
     "local e = call('HGET', KEYS[4], ARGV[1]) " \
     "if e then k = tonumber(e) call('HDEL', KEYS[4], ARGV[1]) " \
         "if call('HINCRBY', KEYS[4], '+', 1 - k) <= 0 then call('HDEL', KEYS[4], '+') end end " \
+    "if call('ZCARD', KEYS[1]) == 1 then call('DEL', KEYS[1], KEYS[4]) end " \
     "local t = call('TIME') " \
     "if s + 0 <= t[1] * 1000 + t[2] / 1000 then return -1 end " \
     "if call('EXISTS', KEYS[3]) == 1 then " \
@@ -344,14 +416,15 @@
 
 /*
  * Semaphore refresh. KEYS K P; ARGV token, ttl ms. 1 when our lease was live
- * and now ends ttl ms from now, else 0. K and P are made to live at least as
- * long as the new lease.
+ * and now ends ttl ms from now, else 0 (DLKIND: another kind holds K). K and
+ * P are made to live at least as long as the new lease.
  */
 #define DL_SCRIPT_SEM_REFRESH \
     "local call = redis.call " \
     "local ty = call('TYPE', KEYS[1]).ok " \
     "if ty == 'string' then " \
-        "if call('GET', KEYS[1]) ~= ARGV[1] then return 0 end " \
+        "local v = call('GET', KEYS[1]) " \
+        "if v ~= '\\0S' .. ARGV[1] then " DL_LUA_SEM_ONLY "return 0 end " \
         "call('PEXPIRE', KEYS[1], ARGV[2]) return 1 " \
     "end " \
     "if ty ~= 'zset' then return 0 end " \
@@ -363,11 +436,12 @@
     "if call('PTTL', KEYS[1]) <= ttl then call('PEXPIRE', KEYS[1], ttl + 1) call('PEXPIRE', KEYS[2], ttl + 1) end " \
     "return 1"
 
-/* Semaphore status. KEYS K; ARGV token. The ms left of our lease if live, -3 if not (as DL_SCRIPT_STATUS). */
+/* Semaphore status. KEYS K; ARGV token. The ms left of our lease if live, -3 if not (as DL_SCRIPT_STATUS); DLKIND. */
 #define DL_SCRIPT_SEM_STATUS \
     "local ty = redis.call('TYPE', KEYS[1]).ok " \
     "if ty == 'string' then " \
-        "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -3 end " \
+        "local v = redis.call('GET', KEYS[1]) " \
+        "if v ~= '\\0S' .. ARGV[1] then " DL_LUA_SEM_ONLY "return -3 end " \
         "local p = redis.call('PTTL', KEYS[1]) if p <= 0 then return -3 end return p " \
     "end " \
     "if ty ~= 'zset' then return -3 end " \
@@ -378,14 +452,20 @@
 
 /*
  * Semaphore usage, read only. KEYS K P. Returns {live holders, permits they
- * hold} (holders whose lease ended are not counted, though not yet dropped).
+ * hold} (holders whose lease ended are not counted, though not yet dropped;
+ * the marker is not a holder: the range stops below +inf). A foreign holder:
+ * {0, 0}; a mutex or readers-writer lock: DLKIND.
  */
 #define DL_SCRIPT_SEM_USAGE \
     "local ty = redis.call('TYPE', KEYS[1]).ok " \
-    "if ty == 'string' then return {1, 1} end " \
-    "if ty ~= 'zset' then return {0, 0} end " \
+    "if ty == 'string' then " \
+        "local v = redis.call('GET', KEYS[1]) " \
+        "if string.sub(v, 1, 2) == '\\0S' then return {1, 1} end " \
+        DL_LUA_SEM_ONLY "return {0, 0} " \
+    "end " \
+    "if ty ~= 'zset' or not redis.call('ZSCORE', KEYS[1], '\\0S') then return {0, 0} end " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
-    "local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf') " \
+    "local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '(inf') " \
     "local used = #live " \
     "if redis.call('HEXISTS', KEYS[2], '+') == 1 then " \
         "for _, h in ipairs(live) do used = used + tonumber(redis.call('HGET', KEYS[2], h) or '1') - 1 end " \
@@ -395,41 +475,63 @@
 /*
  * ---- shared and exclusive locking of one name (DL_LEASE_SHARED, DL_LEASE_WRITE) ----
  *
- * K holds the exclusive holder's token, as for the mutex (so isLocked() and
- * the owner read the same key); R is a ZSET shared holder's token -> lease end
+ * K is "\0W" .. the exclusive holder's token while a writer holds, and "\0R"
+ * while only shared holders hold, with the longest shared lease (+1 ms) as its
+ * TTL: K exists whenever anyone holds the name, so a mutex's SET NX (or
+ * symfony's RedisStore) on it fails, and its value tells the kind (see the top
+ * of this file). R is a ZSET shared holder's token -> lease end
  * (server ms), each shared holder with its own lease; Q the exclusive waiters
  * and RQ the shared waiters (ZSET token -> entry expiry, as the mutex's Q); W
  * the exclusive waiters' wake list and RW the shared waiters'. Writer
  * preference: a live exclusive waiter keeps new shared holders out, so a
  * stream of readers cannot starve it. Every script has the same shape:
  * KEYS K F W Q R RQ RW; ARGV token, ttl ms, fence flag, waiter window ms ("0":
- * not waiting), wake list TTL ms.
+ * not waiting), wake list TTL ms. K held by a mutex or a semaphore: DLKIND.
  */
 #define DL_LUA_RW_ARGS \
     "local kK, kF, kW, kQ, kR, kRQ, kRW = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7] " \
     "local tok, win, wttl = ARGV[1], tonumber(ARGV[4]), ARGV[5] " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " "
 
-/* Lua: R lives as long as its longest lease. */
+/* Lua: DL_LUA_HOLDER_KIND + DL_LUA_REFUSE_KIND for a readers-writer lock, on kK read into v. */
+#define DL_LUA_RW_ONLY DL_LUA_HOLDER_KIND("kK", "v") DL_LUA_REFUSE_KIND("readers-writer")
+
+/*
+ * Lua: kv = K's value; held = a writer (or a foreign holder) has K. Another
+ * kind's holder: DLKIND.
+ */
+#define DL_LUA_RW_HELD \
+    "local kv = redis.pcall('GET', kK) local held = false " \
+    "if kv and kv ~= '\\0R' then local v = kv " DL_LUA_RW_ONLY "held = true end "
+
+/* Lua: R, and K's "\0R" while no writer holds it, live as long as the longest shared lease. */
 #define DL_LUA_RW_KEEP_R \
     "local last = redis.call('ZRANGE', kR, -1, -1, 'WITHSCORES')[2] " \
-    "if last then redis.call('PEXPIRE', kR, tonumber(last) - now + 1) end "
+    "if last then local ms = tonumber(last) - now + 1 " \
+        "redis.call('PEXPIRE', kR, ms) redis.call('SET', kK, '\\0R', 'PX', ms) end "
 
 /*
  * Lua: after any change, wake whoever can go now (none is lost: every change
  * that can let a waiter in runs this, in the same script). Expired entries
- * go first. A writer holds: nobody (its release runs this). Free or shared,
- * and an exclusive waiter: one (when no shared holder is left; else the last
- * shared holder's release wakes it). No exclusive waiter: every shared waiter.
- * A wake list left without waiters is deleted.
+ * go first. Without a writer, K follows R: "\0R" for as long as the longest
+ * shared lease, gone when none is left. A writer holds: nobody (its release
+ * runs this). Free or shared, and an exclusive waiter: one (when no shared
+ * holder is left; else the last shared holder's release wakes it). No
+ * exclusive waiter: every shared waiter. A wake list left without waiters is
+ * deleted.
  */
 #define DL_LUA_RW_WAKE \
     "redis.call('ZREMRANGEBYSCORE', kQ, '-inf', now) redis.call('ZREMRANGEBYSCORE', kRQ, '-inf', now) " \
     "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
+    "local wv = redis.pcall('GET', kK) " \
+    "local free = not wv or wv == '\\0R' " \
+    "if free then " \
+        "if redis.call('EXISTS', kR) == 1 then " DL_LUA_RW_KEEP_R "elseif wv then redis.call('DEL', kK) end " \
+    "end " \
     "local nw, nr = redis.call('ZCARD', kQ), redis.call('ZCARD', kRQ) " \
     "if nw == 0 then redis.call('DEL', kW) end " \
     "if nr == 0 then redis.call('DEL', kRW) end " \
-    "if redis.call('EXISTS', kK) == 0 then " \
+    "if free then " \
         "if nw > 0 then " \
             "if redis.call('EXISTS', kR) == 0 then " \
                 "redis.call('RPUSH', kW, '1') redis.call('LTRIM', kW, 0, 0) redis.call('PEXPIRE', kW, wttl) " \
@@ -445,23 +547,26 @@
     "if win > 0 then redis.call('ZADD', " z ", now + win, tok) " \
         "if redis.call('PTTL', " z ") < win then redis.call('PEXPIRE', " z ", win) end end "
 
-/* Lua: the time until something may change for a waiter: K's PTTL, else the earliest entry of z. */
+/* Lua (after DL_LUA_RW_HELD): the time until something may change for a waiter:
+ * the holder's PTTL when K is held, else the earliest entry of z. */
 #define DL_LUA_RW_HINT(z) \
-    "local p = redis.call('PTTL', kK) " \
+    "local p = -2 if held then p = redis.call('PTTL', kK) end " \
     "if p == -2 then local f = redis.call('ZRANGE', " z ", 0, 0, 'WITHSCORES')[2] " \
         "if f then p = tonumber(f) - now end end " \
     "return {0, p}"
 
 /*
  * Exclusive acquire on a name with shared holders. Granted when nobody holds
- * it, shared or exclusive: {1, fence} (fence 0 without fencing). Else, when
- * waiting, enters Q; {0, ms until K's lease or the earliest shared lease ends}.
+ * it, shared or exclusive: K becomes "\0W" .. token; {1, fence} (fence 0
+ * without fencing). Else, when waiting, enters Q; {0, ms until K's lease or
+ * the earliest shared lease ends}.
  */
 #define DL_SCRIPT_RW_WRITE_ACQUIRE \
     DL_LUA_RW_ARGS \
     "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
-    "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kR) == 0 then " \
-        "redis.call('SET', kK, tok, 'PX', ARGV[2]) " \
+    DL_LUA_RW_HELD \
+    "if not held and redis.call('EXISTS', kR) == 0 then " \
+        "redis.call('SET', kK, '\\0W' .. tok, 'PX', ARGV[2]) " \
         "if win > 0 then redis.call('ZREM', kQ, tok) " \
             "if redis.call('EXISTS', kQ) == 0 then redis.call('DEL', kW) end end " \
         "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
@@ -473,8 +578,8 @@
 /* Exclusive release: 1 released, 0 another owner's, -1 gone (as DL_SCRIPT_RELEASE); wakes as DL_LUA_RW_WAKE. */
 #define DL_SCRIPT_RW_WRITE_RELEASE \
     DL_LUA_RW_ARGS \
-    "local v = redis.call('GET', kK) " \
-    "if v ~= tok then if v then return 0 end return -1 end " \
+    "local v = redis.pcall('GET', kK) " \
+    "if v ~= '\\0W' .. tok then " DL_LUA_RW_ONLY "if v then return 0 end return -1 end " \
     "redis.call('DEL', kK) " \
     DL_LUA_RW_WAKE \
     "return 1"
@@ -486,15 +591,31 @@
     DL_LUA_RW_WAKE \
     "return 0"
 
+/* Exclusive refresh (compare-and-PEXPIRE of "\0W" .. token). KEYS K; ARGV token, ttl ms. 1 extended, 0 not ours; DLKIND. */
+#define DL_SCRIPT_RW_WRITE_REFRESH \
+    "local kK = KEYS[1] " \
+    "local v = redis.pcall('GET', kK) " \
+    "if v == '\\0W' .. ARGV[1] then return redis.call('PEXPIRE', kK, ARGV[2]) end " \
+    DL_LUA_RW_ONLY "return 0"
+
+/* Exclusive status. KEYS K; ARGV token. The PTTL in ms if ours, -3 if not; DLKIND. */
+#define DL_SCRIPT_RW_WRITE_STATUS \
+    "local kK = KEYS[1] " \
+    "local v = redis.pcall('GET', kK) " \
+    "if v == '\\0W' .. ARGV[1] then return redis.call('PTTL', kK) end " \
+    DL_LUA_RW_ONLY "return -3"
+
 /*
  * Shared acquire. Granted when no exclusive holder and no live exclusive
- * waiter: {1, 0}. Else, when waiting, enters RQ; {0, ms until K's lease or
- * the earliest exclusive waiter's entry ends}.
+ * waiter: {1, 0}, K "\0R" as long as the longest shared lease. Else, when
+ * waiting, enters RQ; {0, ms until K's lease or the earliest exclusive
+ * waiter's entry ends}.
  */
 #define DL_SCRIPT_RW_SHARED_ACQUIRE \
     DL_LUA_RW_ARGS \
     "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) redis.call('ZREMRANGEBYSCORE', kQ, '-inf', now) " \
-    "if redis.call('EXISTS', kK) == 0 and redis.call('EXISTS', kQ) == 0 then " \
+    DL_LUA_RW_HELD \
+    "if not held and redis.call('EXISTS', kQ) == 0 then " \
         "redis.call('ZADD', kR, now + tonumber(ARGV[2]), tok) " \
         DL_LUA_RW_KEEP_R \
         "if win > 0 then redis.call('ZREM', kRQ, tok) " \
@@ -504,11 +625,15 @@
     DL_LUA_RW_ENTER("kRQ") \
     DL_LUA_RW_HINT("kQ")
 
+/* Lua: we hold no shared lease: K held by another kind is DLKIND. */
+#define DL_LUA_RW_NOT_OURS \
+    "local v = redis.pcall('GET', kK) " DL_LUA_RW_ONLY
+
 /* Shared release: 1 when our shared lease was live, -1 when we held none (or it had ended); wakes. */
 #define DL_SCRIPT_RW_SHARED_RELEASE \
     DL_LUA_RW_ARGS \
     "local s = redis.call('ZSCORE', kR, tok) " \
-    "if not s then return -1 end " \
+    "if not s then " DL_LUA_RW_NOT_OURS "return -1 end " \
     "redis.call('ZREM', kR, tok) " \
     DL_LUA_RW_WAKE \
     "if tonumber(s) <= now then return -1 end " \
@@ -525,7 +650,7 @@
 #define DL_SCRIPT_RW_SHARED_REFRESH \
     DL_LUA_RW_ARGS \
     "local s = redis.call('ZSCORE', kR, tok) " \
-    "if not s or tonumber(s) <= now then return 0 end " \
+    "if not s or tonumber(s) <= now then " DL_LUA_RW_NOT_OURS "return 0 end " \
     "redis.call('ZADD', kR, 'XX', now + tonumber(ARGV[2]), tok) " \
     DL_LUA_RW_KEEP_R \
     "return 1"
@@ -534,7 +659,7 @@
 #define DL_SCRIPT_RW_SHARED_STATUS \
     DL_LUA_RW_ARGS \
     "local s = redis.call('ZSCORE', kR, tok) " \
-    "if not s or tonumber(s) <= now then return -3 end " \
+    "if not s or tonumber(s) <= now then " DL_LUA_RW_NOT_OURS "return -3 end " \
     "return tonumber(s) - now"
 
 /*
@@ -546,21 +671,21 @@
 #define DL_SCRIPT_RW_PROMOTE \
     DL_LUA_RW_ARGS \
     "redis.call('ZREMRANGEBYSCORE', kR, '-inf', now) " \
-    "if not redis.call('ZSCORE', kR, tok) then return {-1, 0} end " \
-    "if redis.call('EXISTS', kK) == 1 or redis.call('ZCARD', kR) > 1 then return {0, 0} end " \
+    "if not redis.call('ZSCORE', kR, tok) then " DL_LUA_RW_NOT_OURS "return {-1, 0} end " \
+    DL_LUA_RW_HELD \
+    "if held or redis.call('ZCARD', kR) > 1 then return {0, 0} end " \
     "redis.call('DEL', kR) " \
-    "redis.call('SET', kK, tok, 'PX', ARGV[2]) " \
+    "redis.call('SET', kK, '\\0W' .. tok, 'PX', ARGV[2]) " \
     "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
     "return {1, 0}"
 
 /* Demotion: the exclusive holder becomes a shared one (ttl ms), and shared waiters may join: 1, or 0/-1 as a release. */
 #define DL_SCRIPT_RW_DEMOTE \
     DL_LUA_RW_ARGS \
-    "local v = redis.call('GET', kK) " \
-    "if v ~= tok then if v then return 0 end return -1 end " \
+    "local v = redis.pcall('GET', kK) " \
+    "if v ~= '\\0W' .. tok then " DL_LUA_RW_ONLY "if v then return 0 end return -1 end " \
     "redis.call('DEL', kK) " \
     "redis.call('ZADD', kR, now + tonumber(ARGV[2]), tok) " \
-    DL_LUA_RW_KEEP_R \
     DL_LUA_RW_WAKE \
     "return 1"
 
@@ -581,7 +706,8 @@
  * one, passing a wake-up on to the waiters still there (a release of that
  * name may have woken us instead of them); returns {0, the least PTTL among
  * the taken names (-1: none has a TTL), the 1-based indexes of the taken
- * names ...}.
+ * names ...}. A name held under another kind (checked among the names not
+ * taken yet, in the same script): nothing is taken, "DLKIND <kind> <index>".
  */
 #define DL_SCRIPT_MULTI_ACQUIRE \
     "local call = redis.call " \
@@ -605,6 +731,11 @@
         "return r " \
     "end " \
     "for i = 1, got do call('DEL', KEYS[s * i - s + 1]) end " \
+    "for i = got + 1, n do " \
+        "local v = redis.pcall('GET', KEYS[s * i - s + 1]) " \
+        "if v then " DL_LUA_HOLDER_KIND("KEYS[s * i - s + 1]", "v") \
+            "if hk ~= 'mutex' and hk ~= 'foreign' then return redis.error_reply('DLKIND ' .. hk .. ' ' .. i) end end " \
+    "end " \
     "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
     "local r = {0, -1} " \
     "for i = 1, n do " \
@@ -634,7 +765,8 @@
  * ":wake": dl_key derives every companion as one stem + its suffix; the wake
  * list's TTL is DL_WAKE_TTL_MS, 2000, checked in dl_multi.c). Returns a
  * string of one character per name: "1" released, "0" not ours (another
- * owner, or gone). One script for all names, not one per name: each script
+ * owner or another kind, or gone: a handle's lease that another kind now
+ * holds is lost, which is all the request end needs to know). One script for all names, not one per name: each script
  * call and each KEYS/ARGV element costs the server (docs/primitives.md,
  * "Server cost").
  */
@@ -642,7 +774,7 @@
     "local call = redis.call local out = '' " \
     "for i = 1, #ARGV do " \
         "local k, q = KEYS[2 * i - 1], KEYS[2 * i] " \
-        "if call('GET', k) == ARGV[i] then " \
+        "if redis.pcall('GET', k) == ARGV[i] then " \
             "call('DEL', k) out = out .. '1' " \
             "if call('EXISTS', q) == 1 then " \
                 "local t = call('TIME') " \
@@ -657,32 +789,34 @@
     "return out"
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
-#define DL_SCRIPT_ACQUIRE_SHA "130bbf82614f350c4deceffadf15b04b88d2709d"
-#define DL_SCRIPT_RELEASE_SHA "3f868b779ecce1bdc27ecf7687533ed24020a27f"
+#define DL_SCRIPT_ACQUIRE_SHA "712669aea10c5a16b113e68cf6c85b26b8fdc9b5"
+#define DL_SCRIPT_RELEASE_SHA "fc4528dabd500e7425d632cffa6ca81d508efc8b"
 #define DL_SCRIPT_CANCEL_SHA "4350058ad868833ae9cbf3c08bf88cdbcfdab443"
-#define DL_SCRIPT_FAIR_ACQUIRE_SHA "a87cb360fc5820424b818d67b0b789b6810f0a27"
-#define DL_SCRIPT_FAIR_RELEASE_SHA "da236158d3ed327bbdcc2ff1992b8b6dafa1f41e"
-#define DL_SCRIPT_REFRESH_SHA "e50f848e374a94192aa6f2e444e7eb8acc16501d"
-#define DL_SCRIPT_STATUS_SHA "d6aad9dffb2e64c549ac4c8ed9a16d6cbb64aff9"
-#define DL_SCRIPT_UNDO_SHA "6fbe84d1140fd2047394924af9d845b83c070bec"
+#define DL_SCRIPT_FAIR_ACQUIRE_SHA "fdbd3f665d2078ff71adee9eb47ff804a49d2161"
+#define DL_SCRIPT_FAIR_RELEASE_SHA "d90a209a70b37cc2ea5562e5a9de9ec2b7120c09"
+#define DL_SCRIPT_REFRESH_SHA "3590fa48b246aa0565d213c2e8c3c1148eadc16a"
+#define DL_SCRIPT_STATUS_SHA "07a65b88d5806b926d60b600945d7851d331fdf6"
+#define DL_SCRIPT_UNDO_SHA "44994c25f7638147b581745952be2cc890301249"
 #define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
-#define DL_SCRIPT_SEM_ACQUIRE_SHA "0787c990e381b7176e29b9771d3610419a0c04c5"
-#define DL_SCRIPT_SEM_RELEASE_SHA "9be7f7f5ac465412c59cb4d90bdd2f4122e11df6"
+#define DL_SCRIPT_SEM_ACQUIRE_SHA "e5227e864273feeab11cef5caa3b6b3b59248d32"
+#define DL_SCRIPT_SEM_RELEASE_SHA "95c8e7a08fa2d6af7321bae852cc8082650a0851"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
-#define DL_SCRIPT_SEM_REFRESH_SHA "d5b911660702bbe12d272fe82e7b9a5af419601a"
-#define DL_SCRIPT_SEM_STATUS_SHA "cce279235239574b218f77fe5b3761d4c11a8074"
-#define DL_SCRIPT_SEM_USAGE_SHA "f77bd4e99647a7bc4f1759dcad1261ba01c3f494"
-#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "1e88fe3ab9cb924b4c2efa08cd63044258ca9966"
-#define DL_SCRIPT_RW_WRITE_RELEASE_SHA "2896a1d8a9bb9ca0672211338c597c6dd48a8a9e"
-#define DL_SCRIPT_RW_WRITE_CANCEL_SHA "136428bb1736ecfed8f056d08f83bad7e8d5f091"
-#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "db561800bbaab259a6870872a4e98f0137836762"
-#define DL_SCRIPT_RW_SHARED_RELEASE_SHA "b3eaf80f26c7cc499c42fffd72caaff3083be88e"
-#define DL_SCRIPT_RW_SHARED_CANCEL_SHA "ea5952805e07e03abbb184996b63beec263e1f95"
-#define DL_SCRIPT_RW_SHARED_REFRESH_SHA "9d23dcb3a766215071ca7a171dbca39964b45ec4"
-#define DL_SCRIPT_RW_SHARED_STATUS_SHA "57c4e57fe8228d4f116bffc01e876b9a740059c9"
-#define DL_SCRIPT_RW_PROMOTE_SHA "addcbdfc0205eaba8c1c7e1eed45aa1ae102db7e"
-#define DL_SCRIPT_RW_DEMOTE_SHA "6ade27344c1b2fce3b817975979dd7dbc1ff0e79"
-#define DL_SCRIPT_MULTI_RELEASE_SHA "285647a78e09d53c6cd7e3828fd03cb22ae8e129"
-#define DL_SCRIPT_MULTI_ACQUIRE_SHA "79dca337044fc1e11146bcd1f80ac18b14937ab8"
+#define DL_SCRIPT_SEM_REFRESH_SHA "2a5559f7e5a9e38c02f9c0402857e570f33374f9"
+#define DL_SCRIPT_SEM_STATUS_SHA "da24647bf0f40c434b97520c7bad156a6b4224d3"
+#define DL_SCRIPT_SEM_USAGE_SHA "80d6e8566340f746acbca0fc4997115b7730ec4f"
+#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "9bea4cff6328424f86def2f127f90e2d40d1d5e9"
+#define DL_SCRIPT_RW_WRITE_RELEASE_SHA "c9f8da19098085f4e4d4f0f246f0502680590f6d"
+#define DL_SCRIPT_RW_WRITE_CANCEL_SHA "7ba0bbd2cd3169d2b2ba457d7e8e0919ef47eda2"
+#define DL_SCRIPT_RW_WRITE_REFRESH_SHA "6c68c43b01eb0208ea43ec310a897dc98b6de561"
+#define DL_SCRIPT_RW_WRITE_STATUS_SHA "9e1747e262ee9f5253d9aaed132bc2fd4c82a7f7"
+#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "4408bc8c39f232c6f9a5a25a7d4f52e669712f6e"
+#define DL_SCRIPT_RW_SHARED_RELEASE_SHA "f8cad3ca86d05b9186a9708aacf33a6a3d04ac30"
+#define DL_SCRIPT_RW_SHARED_CANCEL_SHA "4b959b5aa3fe0361f6505e906471131413870d33"
+#define DL_SCRIPT_RW_SHARED_REFRESH_SHA "2743b25279b4161cc10d1b4d6355abdefe0bf7ec"
+#define DL_SCRIPT_RW_SHARED_STATUS_SHA "4229c7e77c2a0ac766e53c0f593b2fdad9be0648"
+#define DL_SCRIPT_RW_PROMOTE_SHA "8573e43c9218a61e891b04a2893c3c1fc4af8a67"
+#define DL_SCRIPT_RW_DEMOTE_SHA "7610b5fd605503b2d78dcd4d1a7dce73bd973f30"
+#define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "d836a092747268fcbaa9d351abf83c9600bc1b90"
 
 #endif

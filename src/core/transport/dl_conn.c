@@ -659,8 +659,10 @@ static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, const char *during,
 
 /*
  * What HELLO (no arguments: the protocol stays RESP2) says of the server:
- * DL_CAP_NATIVE_CAD for Valkey >= 9.0. HELLO is allowed to every ACL user; an
- * error reply (a server before 6.0) just means "nothing native".
+ * DL_CAP_NATIVE_CAD for Valkey >= 9.0, DL_CAP_SET_GET for Redis >= 7.0 and
+ * Valkey (NX and GET together came with 7.0; Valkey forked from 7.2). HELLO is
+ * allowed to every ACL user; an error reply (a server before 6.0) just means
+ * "nothing native".
  */
 static unsigned caps_from_hello(const redisReply *r)
 {
@@ -673,9 +675,10 @@ static unsigned caps_from_hello(const redisReply *r)
         if (strcmp(k->str, "server") == 0) server = v->str;
         else if (strcmp(k->str, "version") == 0) version = v->str;
     }
-    if (server && version && strcmp(server, "valkey") == 0 && atoi(version) >= 9) {
-        return DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    if (server && version && strcmp(server, "valkey") == 0) {
+        return DL_CAP_KNOWN | DL_CAP_SET_GET | (atoi(version) >= 9 ? DL_CAP_NATIVE_CAD : 0);
     }
+    if (version && atoi(version) >= 7) return DL_CAP_KNOWN | DL_CAP_SET_GET;
     return DL_CAP_KNOWN;
 }
 

@@ -69,6 +69,7 @@ typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 /* Server capabilities a connection learned (dl_transport_t.caps). */
 #define DL_CAP_KNOWN 1u        /* the server was asked (HELLO) */
 #define DL_CAP_NATIVE_CAD 2u   /* DELIFEQ and SET ... IFEQ: a native compare-and-delete/-refresh (Valkey >= 9.0) */
+#define DL_CAP_SET_GET 4u      /* SET ... NX GET: the old value of a key SET NX did not take (Redis >= 7.0, Valkey) */
 
 typedef struct dl_transport {
     /*
