@@ -164,11 +164,20 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             return;
         }
 
-        $acquired = $this->exclusive(
-            static fn (\DistLock $c) => $c->tryLockExclusive($name, $ttl, token: $token),
-            static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token),
-            $key,
-        );
+        try {
+            $acquired = $this->exclusive(
+                static fn (\DistLock $c) => $c->tryLockExclusive($name, $ttl, token: $token),
+                static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token),
+                $key,
+            );
+        } catch (\Exception $e) {
+            // Held under another kind (an older RedisStore's or Laravel's string lock,
+            // a distlock mutex or semaphore): someone else holds the resource.
+            if (!self::isKindError($e)) {
+                throw $e;
+            }
+            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
+        }
         if ($acquired !== null) {
             $acquired->detach();
             if (!$this->mutexOnly) {
@@ -211,6 +220,11 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         }
         try {
             $acquired = $this->call(static fn (\DistLock $c) => $c->tryLockShared($name, $ttl, token: $token), $key, 'save');
+        } catch (\Exception $e) {
+            if (!self::isKindError($e)) {
+                throw $e;
+            }
+            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
         } catch (\ValueError $e) {
             if (!self::refusedByRedlock($e)) {
                 throw $e;
@@ -333,6 +347,14 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
                 break;
             } catch (LockTimeoutException) {
                 // No limit: wait again.
+            } catch (\Exception $e) {
+                // Held under another kind (e.g. an older RedisStore's or Laravel's string
+                // lock): the extension does not wait on that, so poll as symfony's Lock
+                // does for stores that cannot block (100 ms, with jitter).
+                if (!self::isKindError($e)) {
+                    throw $e;
+                }
+                usleep(random_int(90000, 110000));
             }
         }
         $lease->detach();
@@ -420,8 +442,8 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
                 // The readers-writer release: it also wakes the waiters of the other side.
                 $this->call(static fn () => $h->release(), $key, 'release');
             }
-        } catch (LockStorageException $e) {
-            if (!self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (!self::isForeignKey($e) && !self::isKindError($e)) {
                 throw $e;
             }
         }
@@ -445,15 +467,16 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $name = (string) $key;
         $token = $key->getState(self::class);
 
-        if (self::mode($key) === 'read') {
-            $h = $this->handle($key, 'read');
+        $mode = self::mode($key);
+        if ($mode !== null && !($mode === 'write' && $this->mutexOnly)) {
+            $h = $this->handle($key, $mode);
 
             return $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
         }
         try {
             return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
-        } catch (LockStorageException $e) {
-            if (self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (self::isForeignKey($e) || self::isKindError($e)) {
                 return false;
             }
             throw $e;
@@ -503,8 +526,14 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $token = $key->getState(self::class);
         try {
             $h = $this->call(static fn (\DistLock $c) => $mode === 'read' ? $c->restoreShared($name, $token) : $c->restoreExclusive($name, $token), $key, 'check');
-        } catch (LockLostException) {
-            return null;
+        } catch (\Exception $e) {
+            // Not held with this token (call() wraps the extension's
+            // LockLostException), or held under another kind (a mutex, a
+            // semaphore): not a lease of this key.
+            if ($e->getPrevious() instanceof LockLostException || self::isKindError($e)) {
+                return null;
+            }
+            throw $e;
         }
         $h->detach();
         $this->remember($key, $mode, $h);
@@ -554,10 +583,18 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private function refreshIfOurs(string $name, string $token, float $ttl, Key $key, string $what): bool
     {
+        if (!$this->mutexOnly) {
+            // The write side is a readers-writer exclusive lease: refreshed through
+            // its handle (adopted by token when the key comes from elsewhere). A
+            // mutex refresh by token would be refused as another kind.
+            $h = $this->handle($key, 'write');
+
+            return $h !== null && $this->call(static fn () => $h->refresh($ttl), $key, $what);
+        }
         try {
             return $this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, $what);
-        } catch (LockStorageException $e) {
-            if (self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (self::isForeignKey($e) || self::isKindError($e)) {
                 return false;
             }
             throw $e;
@@ -570,11 +607,33 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      * under the same name when the prefix is ''). That is a definite answer
      * from the server, "not ours", not a failure.
      */
-    private static function isForeignKey(LockStorageException $e): bool
+    private static function isForeignKey(\Throwable $e): bool
     {
+        if (!$e instanceof LockStorageException) {
+            return false;
+        }
         $previous = $e->getPrevious();
 
         return $previous instanceof ConnectionException && str_contains($previous->getMessage(), 'WRONGTYPE');
+    }
+
+    /**
+     * Whether the extension refused a call because the name is held under
+     * another kind ("one name, one kind": a mutex, a readers-writer lock, a
+     * semaphore, or a foreign sorted set such as RedisStore's): a definite
+     * "not this key's lease", not a failure. DistLock\LockKindException where
+     * the extension has it; before it, the same refusal came as a
+     * DistLock\Exception whose message ends "(one name, one kind)".
+     */
+    private static function isKindError(\Throwable $e): bool
+    {
+        if ($e instanceof LockStorageException && $e->getPrevious() !== null) {
+            $e = $e->getPrevious();
+        }
+        $kindClass = 'DistLock\\LockKindException';
+
+        return (class_exists($kindClass, false) && $e instanceof $kindClass)
+            || ($e instanceof \DistLock\Exception && str_contains($e->getMessage(), '(one name, one kind)'));
     }
 
     /** The key's owner token, made on first use: 32 hex characters from the CSPRNG. */

@@ -68,6 +68,28 @@ final class MixedDeployTest extends TestCase
         $this->assertSame(0, Redis::raw()->exists($resource), 'nothing left under the resource key');
     }
 
+    /**
+     * An older format's lock (a plain string key: symfony 5.1's RedisStore,
+     * Laravel's lock) is another kind for the extension, which does not wait on
+     * it: save() is a conflict, and acquire(true) polls until the key is gone.
+     */
+    public function testAnOlderStringLockIsAConflictAndABlockingAcquireWaitsItOut(): void
+    {
+        foreach (['write', 'read'] as $mode) {
+            $resource = 'sf:mixed:string:' . bin2hex(random_bytes(6));
+            Redis::raw()->set($resource, 'someone-else', ['px' => 600]);
+            $lock = self::factory('distlock')->createLock($resource, 10.0, false);
+            $this->assertFalse($mode === 'read' ? $lock->acquireRead() : $lock->acquire(), "$mode granted over a string lock");
+            $t = microtime(true);
+            $mode === 'read' ? $lock->acquireRead(true) : $lock->acquire(true);
+            $waited = microtime(true) - $t;
+            $this->assertTrue($lock->isAcquired());
+            $this->assertGreaterThan(0.3, $waited, "$mode: granted before the string lock expired");
+            $this->assertLessThan(5.0, $waited);
+            $lock->release();
+        }
+    }
+
     private static function factory(string $store): LockFactory
     {
         return new LockFactory($store === 'redisstore' ? new RedisStore(Redis::raw()) : Redis::defaultStore());
