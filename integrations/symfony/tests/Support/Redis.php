@@ -63,6 +63,27 @@ final class Redis
         return $r;
     }
 
+    /**
+     * Deletes the keys whose names start with $start (symfony's 7.x store tests
+     * name their resources static::class . __METHOD__, the same on every run:
+     * a run after a run on the same server would meet the last run's leases).
+     */
+    public static function deleteKeysStartingWith(string $start): void
+    {
+        $raw = self::raw();
+        $it = null;
+        while (($keys = $raw->scan($it, null, 1000)) !== false) {
+            foreach ($keys as $k) {
+                if (str_starts_with($k, $start)) {
+                    $raw->del($k);
+                }
+            }
+            if ($it === 0) {
+                break;
+            }
+        }
+    }
+
     /** A loopback port nothing listens on. */
     public static function deadPort(): int
     {

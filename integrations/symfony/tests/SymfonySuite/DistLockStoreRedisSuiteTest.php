@@ -24,6 +24,13 @@ final class DistLockStoreRedisSuiteTest extends AbstractRedisStoreTestCase
     use BlockingStoreTestTrait;
     use SharedLockStoreTestTrait;
 
+    /** The leases a run before this one left under the same resource names. */
+    protected function setUp(): void
+    {
+        parent::setUp();
+        Redis::deleteKeysStartingWith(static::class);
+    }
+
     protected function getRedisConnection(): \Redis
     {
         return Redis::raw();
