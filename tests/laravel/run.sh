@@ -216,7 +216,7 @@ fi
 fi
 
 section "versions tested"
-note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
-note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
-note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests${L12_OWN:-}"
+wants 8 && note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
+wants 10 && note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
+wants 12 && note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests${L12_OWN:-}"
 suite_end
