@@ -68,6 +68,36 @@ final class DistLockStoreTest extends TestCase
         $this->assertSame(0, $raw->exists('app:' . $k2));
     }
 
+    public function testBuiltFromAUriTheKeyIsTheResourceAsWithRedisStore(): void
+    {
+        $raw = Redis::raw();
+        $store = new DistLockStore(Redis::uri());
+        $key = new Key(self::resource('uri'));
+        $store->save($key);
+        $this->assertSame(1, $raw->exists((string) $key), "the default: prefix ''");
+        $store->delete($key);
+        $this->assertSame(0, $raw->exists((string) $key));
+
+        $prefixed = new DistLockStore(Redis::uri(), 300.0, true, ['prefix' => 'app2:', 'timeout' => 2.0]);
+        $k2 = new Key(self::resource('uri'));
+        $prefixed->save($k2);
+        $this->assertSame(1, $raw->exists('app2:' . $k2), 'clientOptions name another prefix');
+        $prefixed->delete($k2);
+
+        try {
+            new DistLockStore(Redis::client(), 300.0, true, ['prefix' => '']);
+            $this->fail('clientOptions were taken beside a client');
+        } catch (\InvalidArgumentException $e) {
+            $this->assertStringContainsString('clientOptions', $e->getMessage());
+        }
+        try {
+            new DistLockStore('http://127.0.0.1:6379');
+            $this->fail('a malformed URI was taken');
+        } catch (\ValueError $e) {
+            $this->addToAssertionCount(1);
+        }
+    }
+
     public function testSaveTwiceRefreshesAndOtherKeysConflict(): void
     {
         $store = Redis::store([], 2.0);
