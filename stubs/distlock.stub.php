@@ -89,6 +89,7 @@ namespace {
          * @throws \DistLock\ReplicationException (a ConnectionException) with min_replicas, when
          *   fewer replicas acknowledged the grant within replica_timeout (the grant is undone)
          * @throws \ValueError for an empty or too long name or token, or ttl/wait out of range
+         * @throws \DistLock\LockKindException when $name is held as a readers-writer lock or a semaphore (at once: a wait cannot end it)
          */
         public function lock(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
@@ -100,6 +101,7 @@ namespace {
          *   holds $token but this instance does not hold it: Laravel's RedisLock semantics)
          * @throws \DistLock\ConnectionException on network errors (never reported as null)
          * @throws \ValueError as lock()
+         * @throws \DistLock\LockKindException as lock()
          */
         public function tryLock(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -122,6 +124,7 @@ namespace {
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, ttl/wait out of range, or a
          *   Redlock instance (shared locks need one server, Sentinel or Cluster; the message says why)
+         * @throws \DistLock\LockKindException when $name is held as a mutex or a semaphore (at once: a wait cannot end it)
          */
         public function lockShared(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
@@ -130,6 +133,7 @@ namespace {
          *
          * @return DistLock\Lock|null null when an exclusive lease is held or waited for
          * @throws \DistLock\ConnectionException|\ValueError as lockShared()
+         * @throws \DistLock\LockKindException as lockShared()
          */
         public function tryLockShared(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -141,6 +145,7 @@ namespace {
          *
          * @param string|null $token the owner token, as lock()
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lockShared()
+         * @throws \DistLock\LockKindException as lockShared()
          */
         public function lockExclusive(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
@@ -149,6 +154,7 @@ namespace {
          *
          * @return DistLock\Lock|null null when the name is held, shared or exclusive
          * @throws \DistLock\ConnectionException|\ValueError as lockShared()
+         * @throws \DistLock\LockKindException as lockShared()
          */
         public function tryLockExclusive(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -172,6 +178,7 @@ namespace {
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for a bad name or token, a limit or permits out of range, ttl/wait
          *   out of range, or a Redlock instance
+         * @throws \DistLock\LockKindException when $name is held as a mutex or a readers-writer lock (at once: a wait cannot end it)
          */
         public function acquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
@@ -180,6 +187,7 @@ namespace {
          *
          * @return DistLock\Lock|null null when the permits are not free now
          * @throws \DistLock\ConnectionException|\ValueError as acquirePermits()
+         * @throws \DistLock\LockKindException as acquirePermits()
          */
         public function tryAcquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -187,10 +195,11 @@ namespace {
          * restore() for permits of a semaphore (acquirePermits()): adopts the permits held under
          * $token (one round trip: the semaphore status script). The handle releases all of them.
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @throws \DistLock\LockLostException when $token holds no live permits of $name
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         * @throws \DistLock\LockKindException when $name is held under another kind than a semaphore
          */
         public function restorePermits(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
@@ -220,6 +229,7 @@ namespace {
          * @throws \TypeError for a name that is not a string
          * @throws \ValueError for no names, more than 64, a name twice, a bad name, ttl/wait out
          *   of range, or a Redlock instance
+         * @throws \DistLock\LockKindException when one of the names is held as a readers-writer lock or a semaphore (nothing is held then)
          */
         public function lockAll(array $names, ?float $ttl = null, ?float $wait = null): array {}
 
@@ -228,6 +238,7 @@ namespace {
          *
          * @return list<DistLock\Lock>|null null when any of the names is held
          * @throws \DistLock\ConnectionException|\LogicException|\TypeError|\ValueError as lockAll()
+         * @throws \DistLock\LockKindException as lockAll()
          */
         public function tryLockAll(array $names, ?float $ttl = null): ?array {}
 
@@ -256,6 +267,7 @@ namespace {
          *
          * @return mixed the callback's return value
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lock()
+         * @throws \DistLock\LockKindException as lock()
          */
         public function synchronized(string $name, callable $callback, ?float $ttl = null, ?float $wait = null): mixed {}
 
@@ -263,10 +275,11 @@ namespace {
          * Adopts a lease held under $token (e.g. acquired by another process). This
          * process then releases it at destruction or request end.
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @throws \DistLock\LockLostException when $name is not held with $token
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token
+         * @throws \DistLock\LockKindException when $name is held under another kind than a mutex
          */
         public function restore(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
@@ -275,10 +288,11 @@ namespace {
          * (one round trip: the shared status script). The handle acts as lockShared()'s:
          * release(), refresh(), promote(), detach().
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @throws \DistLock\LockLostException when $token holds no live shared lease on $name
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         * @throws \DistLock\LockKindException when $name is held under another kind than a readers-writer lock
          */
         public function restoreShared(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
@@ -286,10 +300,11 @@ namespace {
          * restore() for an exclusive lease of a name also locked shared (lockExclusive()): its
          * release wakes the shared waiters too, and demote() works on it.
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @throws \DistLock\LockLostException when $name is not held exclusively with $token
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, or a Redlock instance
+         * @throws \DistLock\LockKindException as restoreShared()
          */
         public function restoreExclusive(string $name, #[\SensitiveParameter] string $token): DistLock\Lock {}
 
@@ -299,23 +314,25 @@ namespace {
          * the longest waiter (fair mode: hands the lock to it). This instance's own handles on
          * that lease then see it as released.
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @return bool true when $name was held with $token and is now free; false otherwise
          * @throws \DistLock\ConnectionException on network errors (the release is sent once more on
          *   a fresh connection first: it is idempotent)
          * @throws \ValueError for an empty or too long name or token
+         * @throws \DistLock\LockKindException when $name is held under another kind than a mutex (a shared lease or permits are released through their handle)
          */
         public function release(string $name, #[\SensitiveParameter] string $token): bool {}
 
         /**
          * Owner-checked extension by name and token (compare-and-PEXPIRE), one round trip.
          *
-         * @param string $token the owner token, 1 to 128 bytes
+         * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @param float|null $ttl the new lease length in seconds from now (> 0, at most 1e9; rounded up
          *   to ms); null: the instance's default ttl
          * @return bool true when $name is held with $token (the lease now ends $ttl from now); false otherwise
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, or a ttl out of range
+         * @throws \DistLock\LockKindException as release()
          */
         public function refresh(string $name, #[\SensitiveParameter] string $token, ?float $ttl = null): bool {}
 
@@ -534,4 +551,21 @@ namespace DistLock {
      * refreshed lease is kept until its TTL but reported not extended.
      */
     class ReplicationException extends ConnectionException {}
+
+    /**
+     * The name is held under another kind than the call asks for: a mutex
+     * (lock(), tryLock(), synchronized(), restore(), the lockAll() members,
+     * release()/refresh() by token), a readers-writer lock (lockShared(),
+     * lockExclusive(), restoreShared(), restoreExclusive()) or a semaphore
+     * (acquirePermits(), tryAcquirePermits(), restorePermits()). One name is
+     * held under one kind at a time; the message names the name and both
+     * kinds. The server tells it in the same atomic step that would have
+     * granted the call, so it never races a grant. The caller's mistake, not
+     * a network fault: no ConnectionException, the connection stays usable and
+     * stats() do not count it as a connection error. A wait cannot end it, so
+     * lock*() fail at once, as tryLock*() do. A handle (DistLock\Lock) whose
+     * name another kind holds now has lost its lease: its release() and
+     * refresh() return false, as for any lost lease.
+     */
+    class LockKindException extends \LogicException {}
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 0e88064426c27fe62b16c0b3b6d15b83ffa10ebf */
+ * Stub hash: 8cdb3eed98a09f5e8a7ed5c08800c0636e6b6317 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -257,6 +257,11 @@ static const zend_function_entry class_DistLock_ReplicationException_methods[] =
 	ZEND_FE_END
 };
 
+
+static const zend_function_entry class_DistLock_LockKindException_methods[] = {
+	ZEND_FE_END
+};
+
 static zend_class_entry *register_class_DistLock(void)
 {
 	zend_class_entry ce, *class_entry;
@@ -372,6 +377,16 @@ static zend_class_entry *register_class_DistLock_ReplicationException(zend_class
 
 	INIT_NS_CLASS_ENTRY(ce, "DistLock", "ReplicationException", class_DistLock_ReplicationException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_ConnectionException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_LockKindException(zend_class_entry *class_entry_LogicException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "LockKindException", class_DistLock_LockKindException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_LogicException);
 
 	return class_entry;
 }

@@ -154,14 +154,17 @@ static int wait_interrupted(void *arg)
 /* The reentrant path: the instance already holds name (under token, when the
  * caller gave one). Returns true when it handled the call (a new handle or an
  * exception), false to acquire anew. */
-static bool acquire_reentrant(php_distlock_client *c, zend_string *name, int64_t ttl_ms, const zend_string *token,
-                              zval *return_value)
+static bool acquire_reentrant(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind, int64_t ttl_ms,
+                              const zend_string *token, zval *return_value)
 {
     php_distlock_held *h = php_distlock_registry_find(c, name);
     dl_error_t err;
     int extended;
 
     if (!h) return false;
+    /* Held here under another kind: the server refuses it (LockKindException),
+     * in the step that would grant it (docs/primitives.md, "One name, one kind"). */
+    if (h->lease->kind != kind) return false;
     /* Another token is another owner: it contends like any other (the entry stays). */
     if (token && !(h->lease->token_len == ZSTR_LEN(token) &&
                    memcmp(h->lease->token, ZSTR_VAL(token), ZSTR_LEN(token)) == 0)) {
@@ -284,7 +287,7 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
                                  const zend_string *token, bool throw_on_timeout, zval *return_value)
 {
     dl_lease_t *lease;
-    if (acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
+    if (acquire_reentrant(c, name, DL_LEASE_EXCLUSIVE, ttl_ms, token, return_value)) return;
     if ((lease = new_lease(c, name, token, ttl_ms, DL_LEASE_EXCLUSIVE))) {
         acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
     }
@@ -296,7 +299,7 @@ void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name,
 {
     dl_lease_t *lease;
     /* An exclusive lease is the instance's alone: reentrant, as lock(). */
-    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, ttl_ms, token, return_value)) return;
+    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, kind, ttl_ms, token, return_value)) return;
     if (!(lease = new_lease(c, name, token, ttl_ms, kind))) return;
     lease->permits = permits;
     lease->limit = limit;

@@ -33,6 +33,13 @@ bool php_distlock_check_token(const char *func, const char *what, const zend_str
         zend_value_error("%s(): %s must be between 1 and %d bytes long", func, what, DL_TOKEN_MAX);
         return false;
     }
+    /* A NUL first byte is how the readers-writer lock and the semaphore mark
+     * their key (docs/primitives.md, "One name, one kind"): a mutex's value
+     * must never look like one. */
+    if (ZSTR_VAL(token)[0] == '\0') {
+        zend_value_error("%s(): %s must not begin with a NUL byte", func, what);
+        return false;
+    }
     return true;
 }
 

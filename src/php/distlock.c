@@ -28,6 +28,7 @@ zend_class_entry *distlock_ce_LockTimeoutException;
 zend_class_entry *distlock_ce_LockLostException;
 zend_class_entry *distlock_ce_QuorumException;
 zend_class_entry *distlock_ce_ReplicationException;
+zend_class_entry *distlock_ce_LockKindException;
 
 /*
  * INI durations are validated when set: a bad value is refused (ini_set()
@@ -103,6 +104,7 @@ static PHP_MINIT_FUNCTION(distlock)
     distlock_ce_LockLostException = register_class_DistLock_LockLostException(distlock_ce_Exception);
     distlock_ce_QuorumException = register_class_DistLock_QuorumException(distlock_ce_ConnectionException);
     distlock_ce_ReplicationException = register_class_DistLock_ReplicationException(distlock_ce_ConnectionException);
+    distlock_ce_LockKindException = register_class_DistLock_LockKindException(spl_ce_LogicException);
     php_distlock_lostwatch_minit();
     return SUCCESS;
 }

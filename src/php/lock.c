@@ -100,6 +100,10 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
         return 1;
     }
     st = dl_target_release(l->owner->target, h->lease, &released, &err);
+    if (st == DL_ERR_KIND) {
+        st = DL_OK;   /* another kind holds the name now: this lease ended before; lost */
+        released = 0;
+    }
     if (st == DL_OK && dl_target_native(l->owner->target, h->lease)) DISTLOCK_G(stats).native_releases++;
     if (st != DL_OK) {
         if (!quiet) {
@@ -286,7 +290,10 @@ ZEND_METHOD(DistLock_Lock, refresh)
     }
     if (!usable(l)) RETURN_FALSE;
     if (ttl_null) ttl_ms = l->held->lease->ttl_ms;
-    if (dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err) != DL_OK) {
+    switch (dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err)) {
+    case DL_OK: break;
+    case DL_ERR_KIND: extended = 0; break;   /* another kind holds the name now: our lease is gone */
+    default:
         php_distlock_throw(&err);
         RETURN_THROWS();
     }

@@ -30,6 +30,7 @@ extern zend_class_entry *distlock_ce_LockTimeoutException;
 extern zend_class_entry *distlock_ce_LockLostException;
 extern zend_class_entry *distlock_ce_QuorumException;
 extern zend_class_entry *distlock_ce_ReplicationException;
+extern zend_class_entry *distlock_ce_LockKindException;
 
 #define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */
 #define PHP_DISTLOCK_MAX_RETRY_SECONDS 60.0   /* retry_delay, retry_jitter */

@@ -67,7 +67,7 @@ $a = $d->lockShared('pd', 10);
 $b = (new DistLock($uri, ['prefix' => $p]))->lockShared('pd', 10);
 echo "promote with another shared holder: ", var_export($a->promote(), true), ", still shared-held: ", var_export($a->isAcquired(), true), "\n";
 $b->release();
-echo "promote as the sole one: ", var_export($a->promote(), true), ", key holds its token: ", var_export(raw_redis('GET', $p . 'pd') === $a->token(), true), "\n";
+echo "promote as the sole one: ", var_export($a->promote(), true), ", key holds its token: ", var_export(raw_redis('GET', $p . 'pd') === "\0W" . $a->token(), true), "\n";
 echo "shared while promoted: ", var_export($d->tryLockShared('pd'), true), "\n";
 echo "demote: ", var_export($a->demote(), true), ", a shared lease joins: ", var_export($d->tryLockShared('pd') instanceof DistLock\Lock, true), "\n";
 try { $a->demote(); } catch (LogicException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }

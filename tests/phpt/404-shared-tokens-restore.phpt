@@ -29,7 +29,7 @@ $pid = fork_child(function () use ($uri, $p) {
     $second = $h->promote(10);
     raw_redis_conn(true);
     echo "child: promote beside b: ", var_export($first, true), ", alone: ", var_export($second, true),
-        ", key holds a: ", var_export(raw_redis('GET', $p . 'n') === 'token-a', true), "\n";
+        ", key holds a: ", var_export(raw_redis('GET', $p . 'n') === "\0W" . 'token-a', true), "\n";
     $h->detach();
     return 0;
 });

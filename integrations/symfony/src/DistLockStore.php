@@ -43,8 +43,10 @@ use Symfony\Component\Lock\Key;
  *   once; with other readers in, promotion fails with LockConflictedException
  *   and never waits (a waiting promotion is where readers-writer locks
  *   deadlock). A write key is demoted by `saveRead()`. The exclusive side is
- *   the readers-writer one (same key and owner token as the mutex; the
- *   client's `fair` option does not apply to it). With `sharedLocks: false`
+ *   the readers-writer one (the same key as the mutex, holding "\0W" and the
+ *   owner token: one name is held under one kind, so a mutex, a semaphore or
+ *   a store with `sharedLocks: false` on the same resource is refused it as a
+ *   held lock; the client's `fair` option does not apply to it). With `sharedLocks: false`
  *   (and on a Redlock client) the write side is the mutex and a read lock is
  *   a write lock.
  * - Network, protocol and server errors throw LockStorageException (the
