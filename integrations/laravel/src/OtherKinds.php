@@ -17,17 +17,10 @@ namespace DistLock\Laravel;
  */
 trait OtherKinds
 {
-    /**
-     * Whether $e is the extension's refusal of a name held under another kind:
-     * DistLock\LockKindException where the extension has it; before it, the same
-     * refusal came as a DistLock\Exception whose message ends "(one name, one kind)".
-     */
+    /** Whether $e is the extension's refusal of a name held under another kind. */
     private static function isOtherKind(\Throwable $e): bool
     {
-        $kindClass = 'DistLock\\LockKindException';
-
-        return (class_exists($kindClass, false) && $e instanceof $kindClass)
-            || ($e instanceof \DistLock\Exception && str_contains($e->getMessage(), '(one name, one kind)'));
+        return $e instanceof \DistLock\LockKindException;
     }
 
     /**

@@ -622,20 +622,16 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
     /**
      * Whether the extension refused a call because the name is held under
      * another kind ("one name, one kind": a mutex, a readers-writer lock, a
-     * semaphore, or a foreign sorted set such as RedisStore's): a definite
-     * "not this key's lease", not a failure. DistLock\LockKindException where
-     * the extension has it; before it, the same refusal came as a
-     * DistLock\Exception whose message ends "(one name, one kind)".
+     * semaphore): DistLock\LockKindException, a definite "not this key's
+     * lease", not a failure.
      */
     private static function isKindError(\Throwable $e): bool
     {
         if ($e instanceof LockStorageException && $e->getPrevious() !== null) {
             $e = $e->getPrevious();
         }
-        $kindClass = 'DistLock\\LockKindException';
 
-        return (class_exists($kindClass, false) && $e instanceof $kindClass)
-            || ($e instanceof \DistLock\Exception && str_contains($e->getMessage(), '(one name, one kind)'));
+        return $e instanceof \DistLock\LockKindException;
     }
 
     /** The key's owner token, made on first use: 32 hex characters from the CSPRNG. */
