@@ -395,7 +395,9 @@ namespace {
         /**
          * Per-process counters (since process start): acquired, contended, timeouts,
          * released, lost, refreshed, wait_time_us (lock() waits only), connection_errors,
-         * renewals and renewal_round_trips (the watchdog's); all int.
+         * native_releases (releases done by the server's own compare-and-delete,
+         * Valkey's DELIFEQ, without a script), renewals and renewal_round_trips (the
+         * watchdog's); all int.
          *
          * @return array<string, int>
          */

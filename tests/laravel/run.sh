@@ -17,7 +17,13 @@
 #  2. laravel/framework 10.50.4 from Composer (10.48 is not served; 10.50.4 is
 #     the 10.x there) with PHPUnit 10.5: the same three tests from trixie's
 #     10.48 source package.
-#  3. laravel/framework ^12 from Composer with PHPUnit 11.5: the package's tests.
+#  3. laravel/framework ^12 from Composer with PHPUnit 11.5: the package's tests
+#     (among them Laravel-12-shaped contract checks); with
+#     DISTLOCK_LARAVEL12_TESTS=DIR (DIR = the tests/ folder of laravel/framework's
+#     12.x line, taken from its public repository: Packagist's dist leaves tests/
+#     out and no Debian source package has 12.x), also Laravel's own lock tests
+#     (framework-tests.txt) and limiter test from DIR.
+# DISTLOCK_LARAVEL_VERSIONS (default "8 10 12") picks the sections that run.
 # Laravel's tests run with the Testbench stand-in (tests/testbench) and the
 # cache store "redis" switched to the distlock driver. Every test is counted
 # from PHPUnit's JUnit log; a skipped test fails.
@@ -33,6 +39,8 @@ L8_SRC_VER=8.83.26+dfsg-2
 L10_SRC_VER=10.48.29+dfsg-1
 L10_CONSTRAINT=10.50.4
 L12_CONSTRAINT='^12.0'
+: "${DISTLOCK_LARAVEL_VERSIONS:=8 10 12}"
+wants() { case " $DISTLOCK_LARAVEL_VERSIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 # Packages laravel/framework requires that the partial Packagist copy here
 # does not serve; none is on the code paths these tests run (CORS middleware,
 # Markdown, Symfony's clock); Laravel 12's calls of PHP 8.5 functions get
@@ -149,6 +157,7 @@ export REDIS_DB=3
 L8=$(dpkg-query -W -f='${Version}' php-laravel-framework 2>/dev/null)
 L8_PLAIN=${L8%%+*}
 PHPUNIT_DEB=$(dpkg-query -W -f='${Version}' phpunit 2>/dev/null)
+if wants 8; then
 section "Laravel $L8 (Debian php-laravel-framework), PHPUnit $PHPUNIT_DEB (Debian)"
 deb_provides=$("$PHP" -r 'foreach (["laravel/framework","illuminate/cache","illuminate/console","illuminate/contracts","illuminate/support"] as $p) $r[$p] = $argv[1]; echo json_encode($r);' "$L8_PLAIN")
 if make_app l8 '{"distlock/laravel": "*@dev"}' \
@@ -165,8 +174,10 @@ if make_app l8 '{"distlock/laravel": "*@dev"}' \
 else
     suite_fail "composer: scratch app on Debian's Laravel $L8_PLAIN"
 fi
+fi
 
 # ---------------------------------------------------------------------------
+if wants 10; then
 section "laravel/framework $L10_CONSTRAINT (Composer) with Laravel $L10_SRC_VER's tests (trixie), PHPUnit ^10.5"
 if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10_CONSTRAINT\", \"phpunit/phpunit\": \"^10.5\", \"mockery/mockery\": \"^1.6\", \"predis/predis\": \"*\"}" \
         "{\"replace\": $UNSERVED}"; then
@@ -182,21 +193,30 @@ if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10
 else
     suite_fail "composer: scratch app with laravel/framework $L10_CONSTRAINT"; L10="(not installed)" PHPUNIT10=-
 fi
+fi
 
 # ---------------------------------------------------------------------------
+if wants 12; then
 section "laravel/framework $L12_CONSTRAINT (Composer), PHPUnit ^11.5"
-if make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12_CONSTRAINT\", \"phpunit/phpunit\": \"^11.5\", \"mockery/mockery\": \"^1.6\"}" \
+if make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12_CONSTRAINT\", \"phpunit/phpunit\": \"^11.5\", \"mockery/mockery\": \"^1.6\", \"predis/predis\": \"*\"}" \
         "{\"replace\": $UNSERVED, \"autoload\": {\"files\": [\"$INTEGRATION/tests/standins-laravel12.php\"]}}"; then
     APP12=$APP
     L12=$(composer_version "$APP12" laravel/framework); PHPUNIT12=$(composer_version "$APP12" phpunit/phpunit)
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L12"
     own_tests l12 "$APP12" "$APP12/vendor/bin/phpunit"
+    if [ -n "${DISTLOCK_LARAVEL12_TESTS:-}" ]; then
+        note "Laravel's own tests from $DISTLOCK_LARAVEL12_TESTS"
+        laravel_tests l12 "$APP12" "$DISTLOCK_LARAVEL12_TESTS" "$APP12/vendor/bin/phpunit"
+        limiter_test l12 "$APP12" "$DISTLOCK_LARAVEL12_TESTS" "$APP12/vendor/bin/phpunit"
+        L12_OWN=" + Laravel's lock and limiter tests from $DISTLOCK_LARAVEL12_TESTS"
+    fi
 else
     suite_fail "composer: scratch app with laravel/framework $L12_CONSTRAINT"; L12="(not installed)" PHPUNIT12=-
 fi
+fi
 
 section "versions tested"
-note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
-note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
-note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests"
+wants 8 && note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
+wants 10 && note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
+wants 12 && note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests${L12_OWN:-}"
 suite_end

@@ -21,7 +21,9 @@
 #     (the PHPUnit symfony 7.4's tests run with on PHP 8.2): symfony's public
 #     Test\AbstractStoreTestCase and the integration's own tests, from the
 #     installed copy; and the README's services.yaml loaded by
-#     symfony/dependency-injection 7.4.
+#     symfony/dependency-injection 7.4; with SYMFONY_LOCK7_TESTS_DIR=DIR (the
+#     Tests/ folder of symfony/lock's 7.x line, from symfony/symfony's public
+#     repository, never committed here), symfony's own store tests from DIR too.
 # Every test is counted from PHPUnit's JUnit log; a skipped test fails.
 set -u
 cd "$(dirname "$0")/../.."
@@ -89,6 +91,8 @@ if SRC=$(apt_source symfony "$SF54_DEB") && [ -f "$SRC/src/Symfony/Component/Loc
     note "symfony's tests from the source package: $SYMFONY_LOCK_TESTS_DIR"
     sf_phpunit sf54-symfony-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
         "$INTEGRATION/tests/SymfonySuite/DistLockStoreSymfonyTest.php"
+    sf_phpunit sf54-symfony-redis-store-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+        "$INTEGRATION/tests/SymfonySuite/DistLockStoreRedisSuiteTest.php"
     unset SYMFONY_LOCK_TESTS_DIR
 else
     suite_fail "apt_source symfony $SF54_DEB: no Lock/Tests/Store in the source package"
@@ -107,6 +111,8 @@ else
 fi
 sf_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockStoreTest.php"
+sf_phpunit sf54-mixed-deploy "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+    "$INTEGRATION/tests/MixedDeployTest.php"
 sf_phpunit sf54-own-semaphore-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockSemaphoreStoreTest.php"
 
@@ -142,6 +148,18 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     fi
     sf_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
+    sf_phpunit sf74-mixed-deploy "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/MixedDeployTest.php"
+    # symfony/lock 7.x's own Tests/Store (Packagist's dist leaves Tests/ out, no Debian
+    # package has 7.x): when SYMFONY_LOCK7_TESTS_DIR names that folder, taken from
+    # symfony/symfony's public repository by hand, its store tests run here too.
+    if [ -n "${SYMFONY_LOCK7_TESTS_DIR:-}" ]; then
+        note "symfony's 7.x store tests from $SYMFONY_LOCK7_TESTS_DIR"
+        for t in DistLockStoreSymfonyTest DistLockStoreRedisSuiteTest; do
+            SYMFONY_LOCK_TESTS_DIR=$SYMFONY_LOCK7_TESTS_DIR sf_phpunit "sf74-symfony7-$t" "$SCRATCH/vendor/autoload.php" \
+                "$SCRATCH/vendor/bin/phpunit" --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/$t.php"
+        done
+    fi
     # symfony/semaphore, when the Packagist copy serves it (this machine's does not):
     # the package's own semaphore tests on it too.
     if (cd "$SCRATCH" && timeout 300 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" require --dev --no-progress \

@@ -26,6 +26,7 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
 class CacheLock extends Lock
 {
     use RunsThenReleases;
+    use OtherKinds;
 
     /**
      * @param \DistLock   $client         prefix = Redis prefix + cache prefix
@@ -54,7 +55,8 @@ class CacheLock extends Lock
      */
     public function acquire(): bool
     {
-        $lease = $this->client->tryLock($this->name, $this->lease(), token: $this->owner);
+        // Held under another kind (a readLock()/writeLock(), a funnel) is held too.
+        $lease = self::otherKindIs(null, fn () => $this->client->tryLock($this->name, $this->lease(), token: $this->owner));
         if ($lease === null) {
             return false;
         }
@@ -75,9 +77,13 @@ class CacheLock extends Lock
     public function block($seconds, $callback = null)
     {
         try {
-            $lease = $this->client->lock($this->name, $this->lease(), max(0.0, (float) $seconds), token: $this->owner);
+            $lease = $this->waitOutOtherKinds(max(0.0, (float) $seconds),
+                fn (float $wait) => $this->client->lock($this->name, $this->lease(), $wait, token: $this->owner));
         } catch (DistLockTimeout $e) {
             throw new LockTimeoutException("Lock [{$this->name}] was not acquired within {$seconds} s.", 0, $e);
+        }
+        if ($lease === null) {
+            throw new LockTimeoutException("Lock [{$this->name}] was not acquired within {$seconds} s (held as another kind of lock).");
         }
         $lease->detach();
 
@@ -92,7 +98,7 @@ class CacheLock extends Lock
      */
     public function release(): bool
     {
-        return $this->client->release($this->name, $this->owner);
+        return self::otherKindIs(false, fn () => $this->client->release($this->name, $this->owner));
     }
 
     /**
@@ -123,12 +129,16 @@ class CacheLock extends Lock
     }
 
     /**
+     * Whether the lock is held by $owner right now, compared with === as
+     * Laravel's Lock::isOwnedBy() does (11.x, 12.x): isOwnedBy(null) is true
+     * while the lock is free, as on Laravel's Redis lock.
+     *
      * @param string|null $owner
      * @throws \DistLock\ConnectionException
      */
     public function isOwnedBy($owner): bool
     {
-        return $owner !== null && $this->getCurrentOwner() === $owner;
+        return $this->getCurrentOwner() === $owner;
     }
 
     /**
@@ -152,7 +162,7 @@ class CacheLock extends Lock
      */
     public function refresh($seconds = null): bool
     {
-        return $this->client->refresh($this->name, $this->owner, $this->lease($seconds ?? $this->seconds));
+        return self::otherKindIs(false, fn () => $this->client->refresh($this->name, $this->owner, $this->lease($seconds ?? $this->seconds)));
     }
 
     /**

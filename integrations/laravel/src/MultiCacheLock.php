@@ -21,6 +21,7 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
 class MultiCacheLock
 {
     use RunsThenReleases;
+    use OtherKinds;
 
     /** @var list<\DistLock\Lock> the held leases, detached */
     private array $held = [];
@@ -47,7 +48,7 @@ class MultiCacheLock
      */
     public function get($callback = null)
     {
-        $leases = $this->client->tryLockAll($this->names, $this->lease());
+        $leases = self::otherKindIs(null, fn () => $this->client->tryLockAll($this->names, $this->lease()));
         if ($leases === null) {
             return false;
         }
@@ -66,9 +67,13 @@ class MultiCacheLock
     public function block($seconds, $callback = null)
     {
         try {
-            $leases = $this->client->lockAll($this->names, $this->lease(), max(0.0, (float) $seconds));
+            $leases = $this->waitOutOtherKinds(max(0.0, (float) $seconds),
+                fn (float $wait) => $this->client->lockAll($this->names, $this->lease(), $wait));
         } catch (DistLockTimeout $e) {
             throw new LockTimeoutException('Locks [' . implode(', ', $this->names) . "] were not acquired within {$seconds} s.", 0, $e);
+        }
+        if ($leases === null) {
+            throw new LockTimeoutException('Locks [' . implode(', ', $this->names) . "] were not acquired within {$seconds} s (held as another kind of lock).");
         }
 
         return $this->hold($leases, $callback);

@@ -27,6 +27,7 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
 class ReadWriteCacheLock extends Lock
 {
     use RunsThenReleases;
+    use OtherKinds;
 
     /**
      * @param \DistLock   $client     prefix = Redis prefix + cache prefix
@@ -56,9 +57,9 @@ class ReadWriteCacheLock extends Lock
      */
     public function acquire(): bool
     {
-        $lease = $this->shared
+        $lease = self::otherKindIs(null, fn () => $this->shared
             ? $this->client->tryLockShared($this->name, $this->lease(), token: $this->owner)
-            : $this->client->tryLockExclusive($this->name, $this->lease(), token: $this->owner);
+            : $this->client->tryLockExclusive($this->name, $this->lease(), token: $this->owner));
         $lease?->detach();
 
         return $lease !== null;
@@ -76,13 +77,16 @@ class ReadWriteCacheLock extends Lock
     public function block($seconds, $callback = null)
     {
         $wait = max(0.0, (float) $seconds);
+        $side = $this->shared ? 'Read lock' : 'Write lock';
         try {
-            $lease = $this->shared
-                ? $this->client->lockShared($this->name, $this->lease(), $wait, token: $this->owner)
-                : $this->client->lockExclusive($this->name, $this->lease(), $wait, token: $this->owner);
+            $lease = $this->waitOutOtherKinds($wait, fn (float $left) => $this->shared
+                ? $this->client->lockShared($this->name, $this->lease(), $left, token: $this->owner)
+                : $this->client->lockExclusive($this->name, $this->lease(), $left, token: $this->owner));
         } catch (DistLockTimeout $e) {
-            $side = $this->shared ? 'Read lock' : 'Write lock';
             throw new LockTimeoutException("$side [{$this->name}] was not acquired within {$seconds} s.", 0, $e);
+        }
+        if ($lease === null) {
+            throw new LockTimeoutException("$side [{$this->name}] was not acquired within {$seconds} s (held as another kind of lock).");
         }
         $lease->detach();
 
@@ -154,10 +158,13 @@ class ReadWriteCacheLock extends Lock
     private function held(): ?\DistLock\Lock
     {
         try {
-            $lease = $this->shared
+            $lease = self::otherKindIs(null, fn () => $this->shared
                 ? $this->client->restoreShared($this->name, $this->owner)
-                : $this->client->restoreExclusive($this->name, $this->owner);
+                : $this->client->restoreExclusive($this->name, $this->owner));
         } catch (LockLostException) {
+            return null;
+        }
+        if ($lease === null) {
             return null;
         }
         $lease->detach();

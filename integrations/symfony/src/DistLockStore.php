@@ -21,6 +21,12 @@ use Symfony\Component\Lock\Key;
  * - The Redis key is the DistLock client's `prefix` option followed by the
  *   Key's resource (`(string) $key`); its value is the owner token, a string
  *   of 32 hex characters (128 bits from the OS CSPRNG) kept in the Key's state.
+ *   Built from a server URI (the default configuration), the store makes its
+ *   own client with the prefix '': the key is the resource, as with symfony's
+ *   RedisStore, so that RedisStore and DistLockStore processes on one Redis
+ *   exclude each other during a rolling deploy (README, "Migrating from
+ *   RedisStore"). A client passed in keeps its own prefix (the extension's
+ *   default is "lock:", which does not meet RedisStore's keys).
  *   The Key stays serializable: a lock taken in one process can be refreshed
  *   or released in another (`LockFactory::createLockFromKey()`).
  * - Every lease this store makes is detached from PHP object lifetime: neither
@@ -38,9 +44,9 @@ use Symfony\Component\Lock\Key;
  *   and never waits (a waiting promotion is where readers-writer locks
  *   deadlock). A write key is demoted by `saveRead()`. The exclusive side is
  *   the readers-writer one (the same key as the mutex, holding "\0W" and the
- *   owner token: one name is held under one kind, so a store with
- *   `sharedLocks: false` on the same resource gets DistLock\LockKindException;
- *   the client's `fair` option does not apply to it). With `sharedLocks: false`
+ *   owner token: one name is held under one kind, so a mutex, a semaphore or
+ *   a store with `sharedLocks: false` on the same resource is refused it as a
+ *   held lock; the client's `fair` option does not apply to it). With `sharedLocks: false`
  *   (and on a Redlock client) the write side is the mutex and a read lock is
  *   a write lock.
  * - Network, protocol and server errors throw LockStorageException (the
@@ -82,9 +88,16 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private const WAIT_SLICE = 300.0;
 
+    /** The client the store locks with (given, or built from a URI). */
+    private readonly \DistLock $client;
+
     /**
-     * @param \DistLock $client     the client whose connection, prefix and options
-     *                              (e.g. `fair`, `persistent`) the store uses
+     * @param \DistLock|string|list<string> $client the client whose connection, prefix and
+     *                              options (e.g. `fair`, `persistent`) the store uses; or the
+     *                              server URI(s) to build one from (a list = Redlock masters),
+     *                              with $clientOptions and the prefix '' unless they name
+     *                              another: the Redis key is then the resource, as with
+     *                              symfony's RedisStore
      * @param float     $initialTtl lease length of save() and waitAndSave(), seconds
      *                              (> 0, at most 1e9); symfony's Lock then sets its own
      *                              ttl with putOffExpiration() when it has one
@@ -95,16 +108,31 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      *                              symfony does for stores without shared locks. All
      *                              stores of one resource must agree. A Redlock client
      *                              works as with false
+     * @param array<string, mixed> $clientOptions DistLock options of the client built from a
+     *                              URI (prefix default ''); must be empty when $client is a
+     *                              \DistLock
      *
      * @throws InvalidTtlException when $initialTtl is not > 0 or larger than 1e9
+     * @throws \InvalidArgumentException when $clientOptions is given with a \DistLock
+     * @throws \ValueError|\TypeError from the extension for a malformed URI or a bad option
+     *   (naming it; never a password)
      */
     public function __construct(
-        private readonly \DistLock $client,
+        #[\SensitiveParameter] \DistLock|string|array $client,
         private readonly float $initialTtl = 300.0,
         bool $sharedLocks = true,
+        #[\SensitiveParameter] array $clientOptions = [],
     ) {
         if (!($initialTtl > 0) || $initialTtl > self::MAX_TTL) {
             throw new InvalidTtlException(\sprintf('"%s()" expects a TTL greater than 0 and at most 1e9 seconds, got %s.', __METHOD__, $initialTtl));
+        }
+        if ($client instanceof \DistLock) {
+            if ($clientOptions !== []) {
+                throw new \InvalidArgumentException(\sprintf('"%s()": $clientOptions applies only to a client the store builds from a URI; set the options on the \DistLock you pass.', __METHOD__));
+            }
+            $this->client = $client;
+        } else {
+            $this->client = new \DistLock($client, $clientOptions + ['prefix' => '']);
         }
         $this->handles = new \WeakMap();
         $this->mutexOnly = !$sharedLocks;
@@ -138,11 +166,20 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             return;
         }
 
-        $acquired = $this->exclusive(
-            static fn (\DistLock $c) => $c->tryLockExclusive($name, $ttl, token: $token),
-            static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token),
-            $key,
-        );
+        try {
+            $acquired = $this->exclusive(
+                static fn (\DistLock $c) => $c->tryLockExclusive($name, $ttl, token: $token),
+                static fn (\DistLock $c) => $c->tryLock($name, $ttl, token: $token),
+                $key,
+            );
+        } catch (\Exception $e) {
+            // Held under another kind (an older RedisStore's or Laravel's string lock,
+            // a distlock mutex or semaphore): someone else holds the resource.
+            if (!self::isKindError($e)) {
+                throw $e;
+            }
+            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
+        }
         if ($acquired !== null) {
             $acquired->detach();
             if (!$this->mutexOnly) {
@@ -185,6 +222,11 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         }
         try {
             $acquired = $this->call(static fn (\DistLock $c) => $c->tryLockShared($name, $ttl, token: $token), $key, 'save');
+        } catch (\Exception $e) {
+            if (!self::isKindError($e)) {
+                throw $e;
+            }
+            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
         } catch (\ValueError $e) {
             if (!self::refusedByRedlock($e)) {
                 throw $e;
@@ -307,6 +349,14 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
                 break;
             } catch (LockTimeoutException) {
                 // No limit: wait again.
+            } catch (\Exception $e) {
+                // Held under another kind (e.g. an older RedisStore's or Laravel's string
+                // lock): the extension does not wait on that, so poll as symfony's Lock
+                // does for stores that cannot block (100 ms, with jitter).
+                if (!self::isKindError($e)) {
+                    throw $e;
+                }
+                usleep(random_int(90000, 110000));
             }
         }
         $lease->detach();
@@ -389,17 +439,13 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         try {
             if ($mode === null) {
                 // Saved by a store of before the shared locks: the mutex's release.
-                try {
-                    $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
-                } catch (\DistLock\LockKindException) {
-                    // held under another kind: not this key's lock
-                }
+                $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
             } elseif (($h = $this->handle($key, $mode)) !== null) {
                 // The readers-writer release: it also wakes the waiters of the other side.
                 $this->call(static fn () => $h->release(), $key, 'release');
             }
-        } catch (LockStorageException $e) {
-            if (!self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (!self::isForeignKey($e) && !self::isKindError($e)) {
                 throw $e;
             }
         }
@@ -423,15 +469,16 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $name = (string) $key;
         $token = $key->getState(self::class);
 
-        if (!$this->mutexOnly && ($mode = self::mode($key)) !== null) {
+        $mode = self::mode($key);
+        if ($mode !== null && !($mode === 'write' && $this->mutexOnly)) {
             $h = $this->handle($key, $mode);
 
             return $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
         }
         try {
             return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
-        } catch (LockStorageException $e) {
-            if (self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (self::isForeignKey($e) || self::isKindError($e)) {
                 return false;
             }
             throw $e;
@@ -481,8 +528,14 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $token = $key->getState(self::class);
         try {
             $h = $this->call(static fn (\DistLock $c) => $mode === 'read' ? $c->restoreShared($name, $token) : $c->restoreExclusive($name, $token), $key, 'check');
-        } catch (LockLostException|\DistLock\LockKindException) {
-            return null;   // not held so (or the name is held under another kind now)
+        } catch (\Exception $e) {
+            // Not held with this token (call() wraps the extension's
+            // LockLostException), or held under another kind (a mutex, a
+            // semaphore): not a lease of this key.
+            if ($e->getPrevious() instanceof LockLostException || self::isKindError($e)) {
+                return null;
+            }
+            throw $e;
         }
         $h->detach();
         $this->remember($key, $mode, $h);
@@ -532,19 +585,18 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private function refreshIfOurs(string $name, string $token, float $ttl, Key $key, string $what): bool
     {
-        // A write key holds the readers-writer lease, whose key is not the
-        // mutex's (one name, one kind: docs/primitives.md): its handle refreshes it.
-        if (!$this->mutexOnly && self::mode($key) === 'write') {
+        if (!$this->mutexOnly) {
+            // The write side is a readers-writer exclusive lease: refreshed through
+            // its handle (adopted by token when the key comes from elsewhere). A
+            // mutex refresh by token would be refused as another kind.
             $h = $this->handle($key, 'write');
 
             return $h !== null && $this->call(static fn () => $h->refresh($ttl), $key, $what);
         }
         try {
             return $this->call(static fn (\DistLock $c) => $c->refresh($name, $token, $ttl), $key, $what);
-        } catch (\DistLock\LockKindException) {
-            return false;   // held under another kind (a read or write key of this store): not ours
-        } catch (LockStorageException $e) {
-            if (self::isForeignKey($e)) {
+        } catch (\Exception $e) {
+            if (self::isForeignKey($e) || self::isKindError($e)) {
                 return false;
             }
             throw $e;
@@ -557,11 +609,29 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      * under the same name when the prefix is ''). That is a definite answer
      * from the server, "not ours", not a failure.
      */
-    private static function isForeignKey(LockStorageException $e): bool
+    private static function isForeignKey(\Throwable $e): bool
     {
+        if (!$e instanceof LockStorageException) {
+            return false;
+        }
         $previous = $e->getPrevious();
 
         return $previous instanceof ConnectionException && str_contains($previous->getMessage(), 'WRONGTYPE');
+    }
+
+    /**
+     * Whether the extension refused a call because the name is held under
+     * another kind ("one name, one kind": a mutex, a readers-writer lock, a
+     * semaphore): DistLock\LockKindException, a definite "not this key's
+     * lease", not a failure.
+     */
+    private static function isKindError(\Throwable $e): bool
+    {
+        if ($e instanceof LockStorageException && $e->getPrevious() !== null) {
+            $e = $e->getPrevious();
+        }
+
+        return $e instanceof \DistLock\LockKindException;
     }
 
     /** The key's owner token, made on first use: 32 hex characters from the CSPRNG. */

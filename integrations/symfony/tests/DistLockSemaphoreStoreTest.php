@@ -100,6 +100,44 @@ final class DistLockSemaphoreStoreTest extends TestCase
         $store->putOffExpiration($a, 10.0);
     }
 
+    /**
+     * A bad ttl reaches the caller as with symfony/semaphore's own RedisStore:
+     * the store throws symfony's InvalidArgumentException itself (unwrapped),
+     * and Semaphore::acquire()/refresh(), which wrap every \Exception of a store
+     * but SemaphoreAcquiringException/SemaphoreExpiredException, wrap it in their
+     * RuntimeException with it as previous, for both stores alike.
+     */
+    public function testABadTtlReachesTheCallerAsWithSymfonysRedisStore(): void
+    {
+        $resource = self::resource('badttl');
+        $stores = [
+            'RedisStore' => new \Symfony\Component\Semaphore\Store\RedisStore(Redis::raw()),
+            'DistLockSemaphoreStore' => new DistLockSemaphoreStore(Redis::client()),
+        ];
+        $seen = [];
+        foreach ($stores as $name => $store) {
+            try {
+                $store->save(new Key($resource, 1), -1.0);
+                $seen[$name]['store'] = 'no exception';
+            } catch (\Throwable $e) {
+                $seen[$name]['store'] = get_class($e);
+            }
+            $semaphore = (new SemaphoreFactory($store))->createSemaphore($resource, 1, 1, -1.0, false);
+            try {
+                $semaphore->acquire();
+                $seen[$name]['acquire'] = 'no exception';
+            } catch (\Throwable $e) {
+                $seen[$name]['acquire'] = [get_class($e), $e->getPrevious() ? get_class($e->getPrevious()) : null];
+            }
+        }
+        $this->assertSame(InvalidArgumentException::class, $seen['RedisStore']['store']);
+        $this->assertSame(
+            [\Symfony\Component\Semaphore\Exception\RuntimeException::class, InvalidArgumentException::class],
+            $seen['RedisStore']['acquire'],
+        );
+        $this->assertSame($seen['RedisStore'], $seen['DistLockSemaphoreStore']);
+    }
+
     public function testErrors(): void
     {
         $store = new DistLockSemaphoreStore(Redis::client());
@@ -117,6 +155,13 @@ final class DistLockSemaphoreStoreTest extends TestCase
             $this->fail('a Redlock client took permits');
         } catch (\ValueError $e) {
             $this->assertStringContainsString('not offered on Redlock', $e->getMessage());
+        }
+        // putOffExpiration() checks the same way.
+        try {
+            $store->putOffExpiration($key, -1.0);
+            $this->fail('ttl -1 was accepted by putOffExpiration()');
+        } catch (InvalidArgumentException $e) {
+            $this->assertStringContainsString('greater than 0', $e->getMessage());
         }
         // A server that is not there: the extension's ConnectionException, never "the limit is reached".
         $down = new DistLockSemaphoreStore(new \DistLock('redis://127.0.0.1:1', ['connect_timeout' => 0.2]));

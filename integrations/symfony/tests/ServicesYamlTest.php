@@ -44,10 +44,10 @@ final class ServicesYamlTest extends TestCase
         $resource = 'sf:services:' . bin2hex(random_bytes(6));
         $lock = $factory->createLock($resource, 10.0);
         $this->assertTrue($lock->acquire(true));
-        // The README's prefix 'lock:' is what the key gets.
-        $this->assertSame(1, Redis::raw()->exists('lock:' . $resource));
+        // The README's prefix '': the key is the resource, as with RedisStore.
+        $this->assertSame(1, Redis::raw()->exists($resource));
         $this->assertFalse($factory->createLock($resource)->acquire());
         $lock->release();
-        $this->assertSame(0, Redis::raw()->exists('lock:' . $resource));
+        $this->assertSame(0, Redis::raw()->exists($resource));
     }
 }

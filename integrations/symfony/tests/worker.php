@@ -12,6 +12,10 @@ declare(strict_types=1);
  *   holdfor RESOURCE SECONDS [read] acquire (a read lock with "read"), print "held", sleep,
  *                                   print "releasing NS", release
  *   rmw RESOURCE FILE N             N times: acquire(true), read FILE, +1, write FILE, release
+ *   mixhold STORE MODE RESOURCE SECONDS  with STORE "redisstore" (symfony's RedisStore) or
+ *                                   "distlock" (DistLockStore, default configuration), take a
+ *                                   MODE ("read" or "write") lock, print "held", sleep, print
+ *                                   "releasing NS", release
  * symfony/semaphore over DistLockSemaphoreStore:
  *   semhold RESOURCE LIMIT TTL      acquire 1 permit, print "held SERIALIZED_KEY", sleep 60 s
  *   semrelease SERIALIZED_KEY       print "before B", release, print "after B" (B = isAcquired)
@@ -65,6 +69,20 @@ switch ($op) {
         }
         echo "held\n";
         usleep((int) ((float) $argv[3] * 1e6));
+        echo 'releasing ', hrtime(true), "\n";
+        $lock->release();
+        break;
+
+    case 'mixhold':
+        [, , $store, $mode, $resource, $seconds] = $argv;
+        $lock = (new LockFactory($store === 'redisstore'
+            ? new Symfony\Component\Lock\Store\RedisStore(Redis::raw())
+            : Redis::defaultStore()))->createLock($resource, 30.0, false);
+        if (!($mode === 'read' ? $lock->acquireRead() : $lock->acquire())) {
+            exit(2);
+        }
+        echo "held\n";
+        usleep((int) ((float) $seconds * 1e6));
         echo 'releasing ', hrtime(true), "\n";
         $lock->release();
         break;

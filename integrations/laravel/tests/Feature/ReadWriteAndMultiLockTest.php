@@ -65,6 +65,40 @@ class ReadWriteAndMultiLockTest extends AppTestCase
         $store->writeLock('dl-rw')->forceRelease();
     }
 
+    /**
+     * One name, one kind: Cache::lock() of a name held by readers or a writer is
+     * refused as a held lock (get() false, release()/refresh() false), and
+     * block() waits it out (polling: the extension does not wait on another kind).
+     */
+    public function testCacheLockOfANameHeldAsAnotherKindIsHeld(): void
+    {
+        $store = Cache::store('distlock');
+        $r = $store->readLock('dl-kinds', 0.6, 'reader-1');
+        $this->assertTrue($r->get());
+        $lock = Cache::lock('dl-kinds', 10, 'mutex-1');
+        $this->assertFalse($lock->get(), 'readers hold the name');
+        $this->assertFalse($lock->release());
+        $this->assertFalse($lock->refresh());
+        $this->assertFalse($store->lockMany(['dl-kinds', 'dl-kinds-2'], 10)->get());
+        $t = microtime(true);
+        $this->assertTrue($lock->block(5), 'granted once the read lease ended');
+        $waited = microtime(true) - $t;
+        $this->assertGreaterThan(0.3, $waited);
+        $this->assertLessThan(4.0, $waited);
+        $this->assertFalse($store->readLock('dl-kinds', 10)->get(), 'the mutex holds the name');
+        $this->assertFalse($store->writeLock('dl-kinds', 10)->get());
+        try {
+            $store->writeLock('dl-kinds', 10)->block(0.3);
+            $this->fail('a writer got in beside the mutex');
+        } catch (LockTimeoutException $e) {
+            $this->assertStringContainsString('Write lock [dl-kinds]', $e->getMessage());
+        }
+        $this->assertTrue($lock->release());
+        $this->assertTrue($store->writeLock('dl-kinds', 10, 'writer-1')->get());
+        $this->assertFalse(Cache::lock('dl-kinds', 10)->get(), 'the writer holds the name');
+        $this->assertTrue($store->writeLock('dl-kinds', 0, 'writer-1')->release());
+    }
+
     public function testLockManyTakesAllOrNone(): void
     {
         $store = Cache::store('distlock');

@@ -43,6 +43,16 @@ final class Redis
         return new DistLockStore(self::client($options), $initialTtl);
     }
 
+    /**
+     * The store in its default configuration: built from the server URI, so
+     * with its own client and the prefix '' (the Redis key is the resource, as
+     * with symfony's RedisStore).
+     */
+    public static function defaultStore(): DistLockStore
+    {
+        return new DistLockStore(self::uri());
+    }
+
     /** A phpredis connection to the same server, to look at keys and counters. */
     public static function raw(): \Redis
     {
@@ -51,6 +61,27 @@ final class Redis
         $r->connect($p['host'], (int) $p['port'], 2.0);
 
         return $r;
+    }
+
+    /**
+     * Deletes the keys whose names start with $start (symfony's 7.x store tests
+     * name their resources static::class . __METHOD__, the same on every run:
+     * a run after a run on the same server would meet the last run's leases).
+     */
+    public static function deleteKeysStartingWith(string $start): void
+    {
+        $raw = self::raw();
+        $it = null;
+        while (($keys = $raw->scan($it, null, 1000)) !== false) {
+            foreach ($keys as $k) {
+                if (str_starts_with($k, $start)) {
+                    $raw->del($k);
+                }
+            }
+            if ($it === 0) {
+                break;
+            }
+        }
     }
 
     /** A loopback port nothing listens on. */

@@ -28,6 +28,13 @@ final class DistLockStoreSymfonyTest extends AbstractStoreTestCase
         return 250000;
     }
 
+    /** The leases a run before this one left under the same resource names. */
+    protected function setUp(): void
+    {
+        parent::setUp();
+        Redis::deleteKeysStartingWith('sftest:' . static::class);
+    }
+
     protected function getStore(): PersistingStoreInterface
     {
         return Redis::store();
