@@ -385,9 +385,12 @@ namespace {
         public function isLocked(string $name): bool {}
 
         /**
-         * Deletes $name whoever holds it (DEL). For administration; breaks mutual exclusion.
+         * Deletes $name whoever holds it, of any kind (one DEL of the name's key, its
+         * shared holders and a semaphore's permits; Redlock: the key on every master).
+         * For administration; breaks mutual exclusion. Waiters are not woken: they try
+         * again when their block time ends.
          *
-         * @return bool true when a lock existed and was deleted
+         * @return bool true when a holder existed and was deleted
          * @throws \DistLock\ConnectionException on network errors
          */
         public function forceRelease(string $name): bool {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6e96115d7e706b6daea049a49bc0d9c7dcf64d68 */
+ * Stub hash: 9fa9a3e8819c70471cd347dbb9a77c94b7107f8d */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")

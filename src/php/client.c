@@ -662,33 +662,9 @@ ZEND_METHOD(DistLock, restore)
     php_distlock_client_restore(c, name, token, DL_LEASE_EXCLUSIVE, return_value);
 }
 
-/* Runs a one-key operation (EXISTS, DEL) on prefix + name for a method taking
- * just a name. Returns its 0/1 result, or -1 after throwing. */
-static int name_op(zval *this_ptr, zend_string *name, const char *func,
-                   dl_status_t (*op)(dl_target_t *, const char *, size_t, int *, dl_error_t *),
-                   php_distlock_client **client)
-{
-    php_distlock_client *c = php_distlock_this_client(this_ptr);
-    zend_string *key;
-    dl_error_t err;
-    dl_status_t st;
-    int result = 0;
-
-    if (!c || !php_distlock_check_name(func, "Argument #1 ($name)", name)) return -1;
-    key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
-    st = op(c->target, ZSTR_VAL(key), ZSTR_LEN(key), &result, &err);
-    zend_string_release(key);
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        return -1;
-    }
-    *client = c;
-    return result;
-}
-
 /*
  * A lease for the keys of $name only (no token is needed, or generated), for
- * isLocked() and status(). NULL with the exception thrown (bad name, no memory).
+ * isLocked(), status() and forceRelease(). NULL with the exception thrown (bad name, no memory).
  */
 static dl_lease_t *name_lease(zval *this_ptr, zend_string *name, const char *func, php_distlock_client **client)
 {
@@ -734,14 +710,22 @@ ZEND_METHOD(DistLock, forceRelease)
     php_distlock_client *c;
     zend_string *name;
     php_distlock_held *h;
-    int deleted;
+    dl_lease_t *lease;
+    dl_error_t err;
+    dl_status_t st;
+    int deleted = 0;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    deleted = name_op(ZEND_THIS, name, "DistLock::forceRelease", dl_target_delete, &c);
-    if (deleted < 0) RETURN_THROWS();
+    if (!(lease = name_lease(ZEND_THIS, name, "DistLock::forceRelease", &c))) RETURN_THROWS();
+    st = dl_target_delete(c->target, lease, &deleted, &err);
+    dl_lease_free(lease);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        RETURN_THROWS();
+    }
     /* Our own lease on it (if any) is gone. */
     if ((h = php_distlock_registry_find(c, name))) php_distlock_registry_forget(c, h);
     RETURN_BOOL(deleted);

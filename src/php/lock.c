@@ -168,7 +168,10 @@ static int64_t lease_status(php_distlock_lock *l)
     int64_t pttl_ms;
 
     if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, h)) return -1;
-    if (dl_target_status(l->owner->target, h->lease, &pttl_ms, &err) != DL_OK) {
+    switch (dl_target_status(l->owner->target, h->lease, &pttl_ms, &err)) {
+    case DL_OK: break;
+    case DL_ERR_KIND: pttl_ms = -3; break;   /* another kind holds the name now: our lease is gone */
+    default:
         php_distlock_throw(&err);
         return -2;
     }

@@ -107,9 +107,8 @@ class ReadWriteCacheLock extends Lock
     }
 
     /**
-     * Deletes the write side's key whoever holds it (DistLock::forceRelease(),
-     * for administration). Read leases are not touched: they end at their
-     * release or expiry (distlock has no force-release of shared leases).
+     * Deletes the name whoever holds it, writer and readers alike
+     * (DistLock::forceRelease(), for administration).
      *
      * @throws \DistLock\ConnectionException
      */

@@ -425,6 +425,24 @@ dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_
     return st;
 }
 
+/* DEL K R P: a mutex's or writer's key, the shared holders, a semaphore's permits (one slot). */
+dl_status_t dl_lock_delete_holders(const dl_transport_t *t, const dl_lease_t *lease, int *deleted, dl_error_t *err)
+{
+    const char *argv[4] = {"DEL", lease->key, lease->readers_key, lease->permits_key};
+    size_t argvlen[4] = {3, lease->key_len, lease->readers_key_len, lease->permits_key_len};
+    dl_cmd_t cmd = {4, argv, argvlen};
+    dl_reply_t r;
+    dl_status_t st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
+
+    *deleted = 0;
+    if (st == DL_OK) {
+        if (r.type == DL_REPLY_INTEGER) *deleted = r.integer > 0;
+        else st = r.type == DL_REPLY_ERROR ? dl_server_error(t, &r, "DEL", err) : dl_unexpected(t, "DEL", err);
+    }
+    dl_reply_free(&r);
+    return st;
+}
+
 dl_status_t dl_lock_owner(const dl_transport_t *t, const char *key, size_t key_len, char **token, size_t *token_len,
                           dl_error_t *err)
 {

@@ -224,4 +224,14 @@ dl_status_t dl_lock_exists(const dl_transport_t *t, const char *key, size_t key_
 /* DEL key regardless of owner: *deleted 0/1. Not retried (a retry could delete a new owner's key). */
 dl_status_t dl_lock_delete(const dl_transport_t *t, const char *key, size_t key_len, int *deleted, dl_error_t *err);
 
+/*
+ * forceRelease(): deletes whatever holds lease's name, of any kind, regardless
+ * of owner, in one command: K (a mutex's or a writer's key, "\0R", a
+ * semaphore's holders), R (shared holders) and P (a semaphore's permits). A K
+ * deleted alone would leave shared holders in R beside a new mutex holder
+ * (one name, one kind). Waiting queues are left: their waiters wake by their
+ * block time and try again. *deleted = 1 when any key was there. Not retried.
+ */
+dl_status_t dl_lock_delete_holders(const dl_transport_t *t, const dl_lease_t *lease, int *deleted, dl_error_t *err);
+
 #endif

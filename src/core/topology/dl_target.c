@@ -346,10 +346,10 @@ dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, i
                        : dl_lock_exists(&tg->single, key, key_len, exists, err);
 }
 
-dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err)
+dl_status_t dl_target_delete(dl_target_t *tg, const dl_lease_t *lease, int *deleted, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, key, key_len, deleted, err)
-                       : dl_lock_delete(&tg->single, key, key_len, deleted, err);
+    return REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, lease->key, lease->key_len, deleted, err)
+                       : dl_lock_delete_holders(&tg->single, lease, deleted, err);
 }
 
 dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,

@@ -98,7 +98,8 @@ dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_
  * DL_HELD_NONE); Redlock: a quorum of masters hold the mutex's key (dl_quorum_exists). */
 dl_status_t dl_target_is_locked(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err);
 dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err);
-dl_status_t dl_target_delete(dl_target_t *tg, const char *key, size_t key_len, int *deleted, dl_error_t *err);
+/* forceRelease(): dl_lock_delete_holders (every kind's holders); Redlock: DEL of the mutex's key on every master. */
+dl_status_t dl_target_delete(dl_target_t *tg, const dl_lease_t *lease, int *deleted, dl_error_t *err);
 
 /*
  * The lease's kind (dl_lease.h) picks the primitive: the mutex on every
