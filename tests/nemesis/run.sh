@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# tests/nemesis/run.sh — the fault campaign in CI (issue 23): one seeded run of
-# distlock's workload (8 PHP workers read-modify-writing a fencing resource)
+# tests/nemesis/run.sh — the fault campaign in CI (issues 23, 27): first the
+# checker's self-test (tests/nemesis/selftest.php: a fabricated breach of each
+# rule must fail it), then one seeded run of distlock's workload (8 PHP
+# workers drawing, cycle by cycle, a mutex, a shared or exclusive lease, a
+# semaphore's permits or a multi-lock, and working on a fencing resource)
 # that visits every fault type once — client pauses and kills, server pauses,
 # restarts with and without persistence, a stalled, slowed or resetting
 # network, a server clock jump, Sentinel failover with and without
 # min_replicas, Cluster failover, Redlock minority and majority stops and
 # restarts — then the checker (tests/nemesis/check.php). Each fault type ×
-# check (exclusion, fencing, liveness) is counted: a forbidden anomaly fails
+# check (exclusion, rw, permits, multi, fencing, liveness) is counted: a forbidden anomaly fails
 # it. The seed is fixed (DISTLOCK_NEMESIS_SEED to change it); the soak
 # (tests/nemesis/soak) draws one at random. Only servers and processes this
 # run started are faulted, all on loopback. The phases run in 2 lanes side by
@@ -20,6 +23,17 @@ source tests/lib/server-build.sh
 source tests/nemesis/env.sh
 : "${DISTLOCK_SO:=$PWD/modules/distlock.so}"
 SEED=${DISTLOCK_NEMESIS_SEED:-20261125}
+
+section "nemesis: the checker's self-test (each rule must be able to fail)"
+# fabricated histories, one breach of each rule (tests/nemesis/selftest.php): no servers, about 1 s
+"$PHP" tests/nemesis/selftest.php >"$DISTLOCK_LOG_DIR/selftest.txt" 2>"$DISTLOCK_LOG_DIR/selftest.err"
+while read -r verdict line; do
+    case "$verdict" in
+        ok) suite_pass "nemesis: checker self-test: ${line#- }" ;;
+        not) suite_fail "nemesis: checker self-test: ${line#ok - } (log: $DISTLOCK_LOG_DIR/selftest.err)" ;;
+    esac
+done <"$DISTLOCK_LOG_DIR/selftest.txt"
+grep -q '^ok ' "$DISTLOCK_LOG_DIR/selftest.txt" || suite_fail "nemesis: the checker's self-test reported nothing (log: $DISTLOCK_LOG_DIR/selftest.err)"
 
 section "nemesis: distlock, seed $SEED, every fault type once"
 if ! nemesis_env; then
