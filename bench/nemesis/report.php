@@ -1,6 +1,8 @@
 <?php
 /*
  * bench/results-nemesis.md from the checker's JSON reports of one seed's runs
+ * (by fault, every primitive summed; then by primitive: the mutex, shared and
+ * exclusive leases, the semaphore, the multi-lock, for each library that has it)
  * (tests/nemesis/check.php --json=FILE), one library each:
  *
  *   php bench/nemesis/report.php distlock.json laravel.json symfony.json malkusch.json
@@ -29,13 +31,24 @@ $out = "# Fault campaign: distlock and its peers under the same faults\n\n"
     . ($any['run']['seconds'] > 0 ? $any['run']['seconds'] . ' s per library' : 'every fault type once per library') . ', '
     . $any['run']['workers'] . ' workers, ' . $any['run']['ncpu'] . " CPUs, PHP {$any['run']['php']}. Every number comes from this run; "
     . "what each column means and which anomalies are allowed under which fault: [`docs/guarantees.md`](../docs/guarantees.md).\n\n";
-$out .= "| library | lease s | wait s | fenced | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- |\n";
+$primLabel = [
+    'distlock' => ['mutex' => '`lock()`', 'rw' => '`lockShared()` / `lockExclusive()`', 'semaphore' => '`acquirePermits()` (1 or 2 of 2 or 3)',
+                   'multi' => '`lockAll()` (2-3 of 4 names)'],
+    'laravel' => ['mutex' => '`Cache::lock()`', 'semaphore' => '`Redis::funnel()` (`ConcurrencyLimiter`, 1 slot of 2 or 3)'],
+    'symfony' => ['mutex' => '`acquire()`', 'rw' => '`acquireRead()` / `acquire()` (`SharedLockStoreInterface`)'],
+    'malkusch' => ['mutex' => '`synchronized()`'],
+];
+$out .= "| library | primitives | lease s | wait s | fenced | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
 foreach ($libs as $lib => $r) {
-    $out .= sprintf("| %s | %s | %s | %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, $r['run']['lease'],
+    $prims = array_map(fn ($p) => $p . (isset($primLabel[$lib][$p]) ? ' ' . $primLabel[$lib][$p] : ''), $r['run']['primitives'] ?? ['mutex']);
+    $out .= sprintf("| %s | %s | %s | %s | %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, implode('; ', $prims), $r['run']['lease'],
         $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['operations'], $r['faults'], $r['forbidden']);
 }
 $out .= "\nA fault's row counts what began in its window (its start to one lease + 1.5 s after its end), so a library still\n"
-    . "stuck from an earlier fault shows as stalled under the next ones too.\n";
+    . "stuck from an earlier fault shows as stalled under the next ones too. Each worker draws a primitive per cycle among\n"
+    . "those its library has (each on names of its own, but the multi-lock's, which overlap the mutex's); the tables by\n"
+    . "fault sum every primitive's figures (an overlap there is the breach of its primitive's rule), the tables by\n"
+    . "primitive at the end split them.\n";
 if (isset($libs['symfony'])) {
     $out .= "\nsymfony/lock's `RedisStore` after a lost reply (its stalls here): an acquire whose client gave up still runs\n"
         . "when the network delivers it, and the key it writes lasts the store's `initialTtl` (300 s by default), not the\n"
@@ -56,6 +69,42 @@ foreach (array_keys($faults) as $f) {
         $row = $r['rows'][$f] ?? null;
         $out .= '| ' . ($label[$lib] ?? $lib) . ' | ' . ($row === null ? implode(' | ', array_fill(0, count($cols), '(not run)'))
             : implode(' | ', array_map(fn ($c) => (string) ($row[$c] ?? 0), array_keys($cols)))) . " |\n";
+    }
+}
+// ---- per primitive: one table each, a row per fault and library that ran it
+$pcols = ['grants' => 'grants', 'overlap_allowed' => 'rule broken (documented)', 'overlap_forbidden' => 'rule broken (forbidden)',
+    'dirty_allowed' => 'reads changed (documented)', 'dirty_forbidden' => 'reads changed (forbidden)', 'partial' => 'partial',
+    'stale_rejected' => 'stale writes rejected', 'stale_accepted' => 'stale writes accepted', 'lost_updates' => 'lost updates',
+    'max_acquire_s' => 'max acquire s', 'stalled' => 'stalled', 'lost_told' => 'lost, told', 'lost_untold' => 'lost, not told'];
+$rule = [
+    'mutex' => 'mutex: the rule is one holder of a name (a multi-lock member counts as a holder)',
+    'rw' => 'shared and exclusive leases: no writer beside a reader or another writer; a reader\'s two reads of the resource agree',
+    'semaphore' => 'semaphore: never more permits held than the limit',
+    'multi' => 'multi-lock: all its names or none (partial), no member beside another holder of the name',
+];
+$out .= "\n## By primitive\n";
+foreach ($rule as $prim => $text) {
+    $keep = $pcols;
+    if ($prim !== 'rw') {
+        unset($keep['dirty_allowed'], $keep['dirty_forbidden']);
+    }
+    if ($prim !== 'multi') {
+        unset($keep['partial']);
+    }
+    if ($prim === 'semaphore') {
+        unset($keep['stale_rejected'], $keep['stale_accepted'], $keep['lost_updates']);
+    }
+    $rows = '';
+    foreach (array_keys($faults) as $f) {
+        foreach ($libs as $lib => $r) {
+            $k = $r['rows'][$f]['kinds'][$prim] ?? null;
+            if ($k !== null) {
+                $rows .= "| $f | " . ($label[$lib] ?? $lib) . ' | ' . implode(' | ', array_map(fn ($c) => (string) ($k[$c] ?? 0), array_keys($keep))) . " |\n";
+            }
+        }
+    }
+    if ($rows !== '') {
+        $out .= "\n### $text\n\n| fault | library | " . implode(' | ', $keep) . " |\n|" . str_repeat(' --- |', count($keep) + 2) . "\n" . $rows;
     }
 }
 echo $out;

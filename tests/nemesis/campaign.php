@@ -6,7 +6,7 @@
  *   php campaign.php --lib=distlock|laravel|symfony|malkusch --out=DIR [--seed=N]
  *       [--seconds=S] [--phases=single,sentinel,sentinel-minrep,cluster,redlock]
  *       [--workers=8] [--lanes=1] --redis-server=BIN --redis-cli=BIN [--fake-server=BIN --fake-lib=SO]
- *       [--ext=distlock.so] [--primitives=mutex,rw,semaphore,multi] [--faults=TYPE,...] [--break=PRIM]
+ *       [--ext=distlock.so] [--primitives=mutex,rw,semaphore,multi] [--faults=TYPE,...|-] [--break=PRIM,...]
  *
  * The workload (worker.php) draws, cycle by cycle, one of the primitives the
  * library has: the mutex, shared/exclusive leases (rw), a semaphore, a
@@ -59,8 +59,10 @@ $EXT = $o['ext'] ?? null;
 $P0 = lib_params($LIB);
 $PRIMS = array_values(array_intersect(isset($o['primitives']) ? explode(',', $o['primitives']) : array_keys(PRIMITIVES),
     $P0['primitives']));
-// --faults=LIST: only these fault types (a short run, e.g. the broken workloads' proof); --break=PRIM:
-// a deliberately broken workload for PRIM (worker.php), which the checker must catch
+// --faults=LIST: only these fault types ('-': none; a short run, e.g. the broken workloads' proof);
+// --break=rw,semaphore,multi: deliberately broken primitives in the workload (worker.php: a writer
+// that takes a shared lease; permits asked of the limit + 1; a multi-lock that leaves its last name
+// out but says it holds it), which the checker must catch
 $ONLY = isset($o['faults']) ? explode(',', $o['faults']) : null;
 $BREAK = $o['break'] ?? '';
 @mkdir($OUT, 0777, true);

@@ -11,27 +11,46 @@
  * LASTING, keep their window until its workload stops); outside every window it is tied to
  * "none" (the workload alone), where nothing is allowed.
  *
- * exclusion   two grants of one name whose intervals (acquire returned ->
- *             release called; a killed worker's ends at its death) overlap;
+ * Every grant has a primitive (PRIM_OF): mutex, rw (shared and exclusive
+ * leases), semaphore (permits), multi (a multi-lock: one lease per member
+ * name, on the mutex's names). Its interval runs from acquire returned to
+ * release called (a killed worker's ends at its death). Per phase and name:
+ *
+ * exclusion   two holders of one mutex-kind name whose intervals overlap: a
+ *             mutex against a mutex, a multi-lock member against either;
  *             "allowed" under the faults that the documentation says break
  *             mutual exclusion (ALLOWED below), "forbidden" elsewhere.
+ * rw          a writer (exclusive lease) beside a reader or another writer,
+ *             or a reader whose two reads of the resource differ (a write
+ *             landed beside it): allowed or forbidden as exclusion.
+ * permits     a grant that makes the permits held at once exceed the limit:
+ *             allowed or forbidden as exclusion.
+ * multi       a multi-lock whose handles are not the names it asked (all or
+ *             none: forbidden everywhere), and the forbidden overlaps above
+ *             that involve a multi-lock member.
  * fencing     stale accepted: an access accepted by the resource with a token
  *             lower than one it had already accepted for that name (along the
  *             resource's own sequence), or an equal token of another grant:
- *             forbidden everywhere. Stale rejected: the resource refused a
- *             stale token (fencing doing its job). Lost updates: a write based
- *             on a value someone else had changed: forbidden with fencing
- *             tokens; without them (the peers, Redlock) they follow the
- *             overlap's classification (allowed under an ALLOWED fault).
+ *             forbidden everywhere (mutex, exclusive writers, multi-lock
+ *             members: the kinds that carry tokens). Stale rejected: the
+ *             resource refused a stale token (fencing doing its job). Lost
+ *             updates: a write based on a value someone else had changed:
+ *             forbidden for a grant with fencing tokens; without them (the
+ *             peers, Redlock) they follow the overlap's classification.
  * liveness    an acquire longer than wait + 2 x timeout + margin, a release or
  *             refresh longer than 2 x timeout + margin (ops of a worker while
  *             SIGSTOPped are left out); a lock key without a TTL; a key left
- *             one lease after the workload stopped; a fault after which no
- *             grant succeeded within its window ("stalled"). Forbidden.
- * signals     grants that lost their lease (overtaken by a later grant of
- *             the same name while still holding), split into those
- *             the library told (release() or refresh() said "not ours")
- *             and those it did not. Reported, not judged.
+ *             one lease after the workload stopped; a fault after which a
+ *             primitive of its phase had no grant within its window
+ *             ("stalled"). Forbidden.
+ * signals     grants that lost their lease (overtaken by a later grant that
+ *             breaks their primitive's rule while they still hold; for a
+ *             semaphore, the oldest holders, as many as the excess), split
+ *             into those the library told (release() or refresh() said "not
+ *             ours") and those it did not. Reported, not judged.
+ *
+ * Every count is kept per fault type and per primitive (the JSON report's
+ * rows[fault].kinds[primitive]); the fault's totals sum them.
  *
  * Prints the per-fault report; with --checks also one line per fault type
  * and check, "CHECK <fault> <check> ok|FAIL <detail>" (tests/nemesis/run.sh
@@ -487,10 +506,10 @@ if (count($primsRun) > 1) {
         'stale_rejected', 'lost_updates', 'slow_acquire', 'max_acquire_s', 'stalled', 'lost_told', 'lost_untold'];
     $ks = ['grants', 'ovl ok', 'ovl BAD', 'dirty ok', 'dirty BAD', 'partial', 'stale acc', 'stale rej', 'lost upd', 'slow acq',
         'max acq s', 'stalled', 'lost told', 'lost untold'];
-    printf("%-26s%-11s%s\n", 'fault', 'primitive', implode('', array_map(fn ($c) => sprintf('%10s', $c), $ks)));
+    printf("%-27s %-10s%s\n", 'fault', 'primitive', implode('', array_map(fn ($c) => sprintf('%10s', $c), $ks)));
     foreach ($R as $t => $r) {
         foreach ($r['kinds'] as $prim => $k) {
-            printf("%-26s%-11s%s\n", $t . (isset(ALLOWED[$t]) ? ' *' : ''), $prim, implode('', array_map(fn ($c) => sprintf('%10s', $k[$c]), $kc)));
+            printf("%-27s %-10s%s\n", $t . (isset(ALLOWED[$t]) ? ' *' : ''), $prim, implode('', array_map(fn ($c) => sprintf('%10s', $k[$c]), $kc)));
         }
     }
 }

@@ -55,5 +55,22 @@ while read -r _ fault check verdict detail; do
     if [ "$verdict" = ok ]; then suite_pass "nemesis: $fault: $check"; else suite_fail "nemesis: $fault: $check: $detail"; fi
 done < <(grep '^CHECK ' "$DISTLOCK_LOG_DIR/check.txt")
 grep -q '^CHECK ' "$DISTLOCK_LOG_DIR/check.txt" || suite_fail "nemesis: the checker reported nothing (log: $DISTLOCK_LOG_DIR/check.txt)"
+
+section "nemesis: a deliberately broken workload (the checker must catch each primitive's breach)"
+# 2 s on one server, no fault: writers that take shared leases, permits asked of the limit + 1,
+# multi-locks that leave their last name out (worker.php); each rule must FAIL under "none"
+BROKEN="$DISTLOCK_LOG_DIR/nemesis-broken"
+rm -rf "$BROKEN"
+timeout 120 "$PHP" -d "extension=$DISTLOCK_SO" tests/nemesis/campaign.php --lib=distlock --out="$BROKEN" --seed="$SEED" \
+    --phases=single --faults=- --break=rw,semaphore,multi --redis-server="$NEMESIS_SERVER" --redis-cli="$NEMESIS_CLI" \
+    --ext="$DISTLOCK_SO" >"$DISTLOCK_LOG_DIR/campaign-broken.log" 2>&1
+"$PHP" tests/nemesis/check.php "$BROKEN" --checks >"$DISTLOCK_LOG_DIR/check-broken.txt" 2>&1
+for rule in exclusion rw permits multi; do
+    line=$(grep "^CHECK none $rule " "$DISTLOCK_LOG_DIR/check-broken.txt")
+    case "$line" in
+        *" FAIL "*) suite_pass "nemesis: broken workload caught by rule $rule: ${line#CHECK none $rule FAIL }" ;;
+        *) suite_fail "nemesis: broken workload NOT caught by rule $rule: ${line:-no verdict} (log: $DISTLOCK_LOG_DIR/check-broken.txt)" ;;
+    esac
+done
 note "nemesis: suite wall time $(awk -v a="$SUITE_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s (campaign: $(sed -nE 's/.*done: [0-9]+ faults in ([0-9]+) s.*/\1/p' "$DISTLOCK_LOG_DIR/campaign.log" | tail -n1) s)"
 suite_end

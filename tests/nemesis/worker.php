@@ -83,7 +83,8 @@ foreach ($cfg['primitives'] ?? [] as $p) {
     }
 }
 $weights = array_intersect_key(PRIMITIVES, array_flip($prims));
-$break = (string) ($cfg['break'] ?? '');   // a deliberately broken workload (the checker must see it): see campaign.php
+// deliberately broken primitives (the checker must see each): see campaign.php's --break
+$break = array_flip(array_filter(explode(',', (string) ($cfg['break'] ?? ''))));
 $n = 0;
 $pick = fn (array $list) => $list[mt_rand(0, count($list) - 1)];
 
@@ -139,24 +140,24 @@ while (!$stop) {
             case 'shared':
             case 'exclusive':
                 // broken 'rw': a writer that takes a shared lease (the checker must find it beside readers)
-                $h = $lib->acquireShared($name, $kind === 'exclusive' && $break !== 'rw');
+                $h = $lib->acquireShared($name, $kind === 'exclusive' && !isset($break['rw']));
                 $hs = $h === null ? null : [$name => $h];
                 break;
             case 'permits':
                 // broken 'semaphore': asks with one permit more than the limit it logs
-                $h = $lib->acquirePermits($name, $want['lim'] + ($break === 'semaphore' ? 1 : 0), $want['pm']);
+                $h = $lib->acquirePermits($name, $want['lim'] + (isset($break['semaphore']) ? 1 : 0), $want['pm']);
                 $hs = $h === null ? null : [$name => $h];
                 break;
             case 'multi':
                 // broken 'multi': takes all names but the last, logs them all
-                $ask = $break === 'multi' ? array_slice($ns, 0, -1) : $ns;
+                $ask = isset($break['multi']) ? array_slice($ns, 0, -1) : $ns;
                 $list = $lib->acquireAll($ask);
                 if ($list !== null) {
                     $hs = [];
                     foreach ($list as $i => $h) {
                         $hs[$lib->nameOf($h) ?? $ask[$i]] = $h;
                     }
-                    if ($break === 'multi') {
+                    if (isset($break['multi'])) {
                         $hs[end($ns)] = $h;   // the last name "held" by a handle of another
                     }
                 }
