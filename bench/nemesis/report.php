@@ -5,22 +5,30 @@
  * exclusive leases, the semaphore, the multi-lock, for each library that has it)
  * (tests/nemesis/check.php --json=FILE), one library each:
  *
- *   php bench/nemesis/report.php distlock.json laravel.json symfony.json malkusch.json
+ *   php bench/nemesis/report.php distlock.json laravel.json symfony.json malkusch.json \
+ *       [--pause distlock-pause.json laravel-pause.json symfony-pause.json]
  */
 declare(strict_types=1);
 
 $libs = [];
+$pauseLibs = [];    // after --pause: the 60 s runs of client pauses and clock jumps
+$into = &$libs;
 foreach (array_slice($argv, 1) as $f) {
+    if ($f === '--pause') {
+        $into = &$pauseLibs;
+        continue;
+    }
     $r = json_decode((string) file_get_contents($f), true);
     if (!is_array($r)) {
         fwrite(STDERR, "report.php: $f is not a checker report\n");
         exit(1);
     }
-    $libs[$r['run']['lib']] = $r;
+    $into[$r['run']['lib']] = $r;
 }
+unset($into);
 $label = [
     'distlock' => 'distlock (fencing tokens, watchdog)',
-    'laravel' => 'Laravel `Cache::lock()` (`PhpRedisLock`)',
+    'laravel' => 'Laravel `Cache::lock()` (`PhpRedisLock`), `Redis::funnel()`',
     'symfony' => 'symfony/lock `RedisStore`',
     'malkusch' => 'php-lock `PHPRedisMutex`',
 ];
@@ -38,12 +46,13 @@ $primLabel = [
     'symfony' => ['mutex' => '`acquire()`', 'rw' => '`acquireRead()` / `acquire()` (`SharedLockStoreInterface`)'],
     'malkusch' => ['mutex' => '`synchronized()`'],
 ];
-$out .= "| library | primitives | lease s | wait s | fenced | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+$out .= "| library | primitives | lease s | wait s | fenced | load at start | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
 foreach ($libs as $lib => $r) {
     $prims = array_map(fn ($p) => $p . (isset($primLabel[$lib][$p]) ? ' ' . $primLabel[$lib][$p] : ''), $r['run']['primitives'] ?? ['mutex']);
-    $out .= sprintf("| %s | %s | %s | %s | %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, implode('; ', $prims), $r['run']['lease'],
-        $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['operations'], $r['faults'], $r['forbidden']);
+    $out .= sprintf("| %s | %s | %s | %s | %s | %.1f | %d | %d | **%d** |\n", $label[$lib] ?? $lib, implode('; ', $prims), $r['run']['lease'],
+        $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['run']['load'], $r['operations'], $r['faults'], $r['forbidden']);
 }
+$out .= "\nThe load is the 1-minute load average when the library's run began (2 CPUs; the liveness bounds grow with it).\n";
 $out .= "\nA fault's row counts what began in its window (its start to one lease + 1.5 s after its end), so a library still\n"
     . "stuck from an earlier fault shows as stalled under the next ones too. Each worker draws a primitive per cycle among\n"
     . "those its library has (each on names of its own, but the multi-lock's, which overlap the mutex's); the tables by\n"
@@ -82,29 +91,52 @@ $rule = [
     'semaphore' => 'semaphore: never more permits held than the limit',
     'multi' => 'multi-lock: all its names or none (partial), no member beside another holder of the name',
 ];
-$out .= "\n## By primitive\n";
-foreach ($rule as $prim => $text) {
-    $keep = $pcols;
-    if ($prim !== 'rw') {
-        unset($keep['dirty_allowed'], $keep['dirty_forbidden']);
-    }
-    if ($prim !== 'multi') {
-        unset($keep['partial']);
-    }
-    if ($prim === 'semaphore') {
-        unset($keep['stale_rejected'], $keep['stale_accepted'], $keep['lost_updates']);
-    }
-    $rows = '';
-    foreach (array_keys($faults) as $f) {
-        foreach ($libs as $lib => $r) {
-            $k = $r['rows'][$f]['kinds'][$prim] ?? null;
-            if ($k !== null) {
-                $rows .= "| $f | " . ($label[$lib] ?? $lib) . ' | ' . implode(' | ', array_map(fn ($c) => (string) ($k[$c] ?? 0), array_keys($keep))) . " |\n";
-            }
+/** The per-primitive tables of $libs's reports: one per primitive, a row per fault and library that ran it. */
+$byPrimitive = function (array $libs) use ($pcols, $rule, $label): string {
+    $out = '';
+    $faults = [];
+    foreach ($libs as $r) {
+        foreach (array_keys($r['rows']) as $f) {
+            $faults[$f] = true;
         }
     }
-    if ($rows !== '') {
-        $out .= "\n### $text\n\n| fault | library | " . implode(' | ', $keep) . " |\n|" . str_repeat(' --- |', count($keep) + 2) . "\n" . $rows;
+    foreach ($rule as $prim => $text) {
+        $keep = $pcols;
+        if ($prim !== 'rw') {
+            unset($keep['dirty_allowed'], $keep['dirty_forbidden']);
+        }
+        if ($prim !== 'multi') {
+            unset($keep['partial']);
+        }
+        if ($prim === 'semaphore') {
+            unset($keep['stale_rejected'], $keep['stale_accepted'], $keep['lost_updates']);
+        }
+        $rows = '';
+        foreach (array_keys($faults) as $f) {
+            foreach ($libs as $lib => $r) {
+                $k = $r['rows'][$f]['kinds'][$prim] ?? null;
+                if ($k !== null) {
+                    $rows .= "| $f | " . ($label[$lib] ?? $lib) . ' | ' . implode(' | ', array_map(fn ($c) => (string) ($k[$c] ?? 0), array_keys($keep))) . " |\n";
+                }
+            }
+        }
+        if ($rows !== '') {
+            $out .= "\n### $text\n\n| fault | library | " . implode(' | ', $keep) . " |\n|" . str_repeat(' --- |', count($keep) + 2) . "\n" . $rows;
+        }
     }
+    return $out;
+};
+$out .= "\n## By primitive\n" . $byPrimitive($libs);
+if ($pauseLibs !== []) {
+    $any = reset($pauseLibs);
+    $out .= "\n## Holders paused past their lease, and clock jumps: 60 s each\n\n"
+        . 'The faults under which a lease-based primitive may break, on one server, drawn for 60 s (seed '
+        . $any['run']['seed'] . ') for each library with more than a mutex: how often each primitive\'s rule broke, '
+        . "whether a fence refused the stale holder, and whether the library told the holder it had lost its lease.\n\n"
+        . "| library | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- |\n";
+    foreach ($pauseLibs as $lib => $r) {
+        $out .= sprintf("| %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, $r['operations'], $r['faults'], $r['forbidden']);
+    }
+    $out .= $byPrimitive($pauseLibs);
 }
 echo $out;
