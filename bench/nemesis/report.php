@@ -1,24 +1,34 @@
 <?php
 /*
  * bench/results-nemesis.md from the checker's JSON reports of one seed's runs
+ * (by fault, every primitive summed; then by primitive: the mutex, shared and
+ * exclusive leases, the semaphore, the multi-lock, for each library that has it)
  * (tests/nemesis/check.php --json=FILE), one library each:
  *
- *   php bench/nemesis/report.php distlock.json laravel.json symfony.json malkusch.json
+ *   php bench/nemesis/report.php distlock.json laravel.json symfony.json malkusch.json \
+ *       [--pause distlock-pause.json laravel-pause.json symfony-pause.json]
  */
 declare(strict_types=1);
 
 $libs = [];
+$pauseLibs = [];    // after --pause: the 60 s runs of client pauses and clock jumps
+$into = &$libs;
 foreach (array_slice($argv, 1) as $f) {
+    if ($f === '--pause') {
+        $into = &$pauseLibs;
+        continue;
+    }
     $r = json_decode((string) file_get_contents($f), true);
     if (!is_array($r)) {
         fwrite(STDERR, "report.php: $f is not a checker report\n");
         exit(1);
     }
-    $libs[$r['run']['lib']] = $r;
+    $into[$r['run']['lib']] = $r;
 }
+unset($into);
 $label = [
     'distlock' => 'distlock (fencing tokens, watchdog)',
-    'laravel' => 'Laravel `Cache::lock()` (`PhpRedisLock`)',
+    'laravel' => 'Laravel `Cache::lock()` (`PhpRedisLock`), `Redis::funnel()`',
     'symfony' => 'symfony/lock `RedisStore`',
     'malkusch' => 'php-lock `PHPRedisMutex`',
 ];
@@ -29,13 +39,25 @@ $out = "# Fault campaign: distlock and its peers under the same faults\n\n"
     . ($any['run']['seconds'] > 0 ? $any['run']['seconds'] . ' s per library' : 'every fault type once per library') . ', '
     . $any['run']['workers'] . ' workers, ' . $any['run']['ncpu'] . " CPUs, PHP {$any['run']['php']}. Every number comes from this run; "
     . "what each column means and which anomalies are allowed under which fault: [`docs/guarantees.md`](../docs/guarantees.md).\n\n";
-$out .= "| library | lease s | wait s | fenced | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- |\n";
+$primLabel = [
+    'distlock' => ['mutex' => '`lock()`', 'rw' => '`lockShared()` / `lockExclusive()`', 'semaphore' => '`acquirePermits()` (1 or 2 of 2 or 3)',
+                   'multi' => '`lockAll()` (2-3 of 4 names)'],
+    'laravel' => ['mutex' => '`Cache::lock()`', 'semaphore' => '`Redis::funnel()` (`ConcurrencyLimiter`, 1 slot of 2 or 3)'],
+    'symfony' => ['mutex' => '`acquire()`', 'rw' => '`acquireRead()` / `acquire()` (`SharedLockStoreInterface`)'],
+    'malkusch' => ['mutex' => '`synchronized()`'],
+];
+$out .= "| library | primitives | lease s | wait s | fenced | load at start | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
 foreach ($libs as $lib => $r) {
-    $out .= sprintf("| %s | %s | %s | %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, $r['run']['lease'],
-        $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['operations'], $r['faults'], $r['forbidden']);
+    $prims = array_map(fn ($p) => $p . (isset($primLabel[$lib][$p]) ? ' ' . $primLabel[$lib][$p] : ''), $r['run']['primitives'] ?? ['mutex']);
+    $out .= sprintf("| %s | %s | %s | %s | %s | %.1f | %d | %d | **%d** |\n", $label[$lib] ?? $lib, implode('; ', $prims), $r['run']['lease'],
+        $r['run']['wait'] ?? 'none (polls)', $r['run']['fenced'] ? 'yes' : 'no', $r['run']['load'], $r['operations'], $r['faults'], $r['forbidden']);
 }
+$out .= "\nThe load is the 1-minute load average when the library's run began (2 CPUs; the liveness bounds grow with it).\n";
 $out .= "\nA fault's row counts what began in its window (its start to one lease + 1.5 s after its end), so a library still\n"
-    . "stuck from an earlier fault shows as stalled under the next ones too.\n";
+    . "stuck from an earlier fault shows as stalled under the next ones too. Each worker draws a primitive per cycle among\n"
+    . "those its library has (each on names of its own, but the multi-lock's, which overlap the mutex's); the tables by\n"
+    . "fault sum every primitive's figures (an overlap there is the breach of its primitive's rule), the tables by\n"
+    . "primitive at the end split them.\n";
 if (isset($libs['symfony'])) {
     $out .= "\nsymfony/lock's `RedisStore` after a lost reply (its stalls here): an acquire whose client gave up still runs\n"
         . "when the network delivers it, and the key it writes lasts the store's `initialTtl` (300 s by default), not the\n"
@@ -57,5 +79,64 @@ foreach (array_keys($faults) as $f) {
         $out .= '| ' . ($label[$lib] ?? $lib) . ' | ' . ($row === null ? implode(' | ', array_fill(0, count($cols), '(not run)'))
             : implode(' | ', array_map(fn ($c) => (string) ($row[$c] ?? 0), array_keys($cols)))) . " |\n";
     }
+}
+// ---- per primitive: one table each, a row per fault and library that ran it
+$pcols = ['grants' => 'grants', 'overlap_allowed' => 'rule broken (documented)', 'overlap_forbidden' => 'rule broken (forbidden)',
+    'dirty_allowed' => 'reads changed (documented)', 'dirty_forbidden' => 'reads changed (forbidden)', 'partial' => 'partial',
+    'stale_rejected' => 'stale writes rejected', 'stale_accepted' => 'stale writes accepted', 'lost_updates' => 'lost updates',
+    'max_acquire_s' => 'max acquire s', 'stalled' => 'stalled', 'lost_told' => 'lost, told', 'lost_untold' => 'lost, not told'];
+$rule = [
+    'mutex' => 'mutex: the rule is one holder of a name (a multi-lock member counts as a holder)',
+    'rw' => 'shared and exclusive leases: no writer beside a reader or another writer; a reader\'s two reads of the resource agree',
+    'semaphore' => 'semaphore: never more permits held than the limit',
+    'multi' => 'multi-lock: all its names or none (partial), no member beside another holder of the name',
+];
+/** The per-primitive tables of $libs's reports: one per primitive, a row per fault and library that ran it. */
+$byPrimitive = function (array $libs) use ($pcols, $rule, $label): string {
+    $out = '';
+    $faults = [];
+    foreach ($libs as $r) {
+        foreach (array_keys($r['rows']) as $f) {
+            $faults[$f] = true;
+        }
+    }
+    foreach ($rule as $prim => $text) {
+        $keep = $pcols;
+        if ($prim !== 'rw') {
+            unset($keep['dirty_allowed'], $keep['dirty_forbidden']);
+        }
+        if ($prim !== 'multi') {
+            unset($keep['partial']);
+        }
+        if ($prim === 'semaphore') {
+            unset($keep['stale_rejected'], $keep['stale_accepted'], $keep['lost_updates']);
+        }
+        $rows = '';
+        foreach (array_keys($faults) as $f) {
+            foreach ($libs as $lib => $r) {
+                $k = $r['rows'][$f]['kinds'][$prim] ?? null;
+                if ($k !== null) {
+                    $rows .= "| $f | " . ($label[$lib] ?? $lib) . ' | ' . implode(' | ', array_map(fn ($c) => (string) ($k[$c] ?? 0), array_keys($keep))) . " |\n";
+                }
+            }
+        }
+        if ($rows !== '') {
+            $out .= "\n### $text\n\n| fault | library | " . implode(' | ', $keep) . " |\n|" . str_repeat(' --- |', count($keep) + 2) . "\n" . $rows;
+        }
+    }
+    return $out;
+};
+$out .= "\n## By primitive\n" . $byPrimitive($libs);
+if ($pauseLibs !== []) {
+    $any = reset($pauseLibs);
+    $out .= "\n## Holders paused past their lease, and clock jumps: 60 s each\n\n"
+        . 'The faults under which a lease-based primitive may break, on one server, drawn for 60 s (seed '
+        . $any['run']['seed'] . ') for each library with more than a mutex: how often each primitive\'s rule broke, '
+        . "whether a fence refused the stale holder, and whether the library told the holder it had lost its lease.\n\n"
+        . "| library | operations | faults | forbidden anomalies |\n| --- | --- | --- | --- |\n";
+    foreach ($pauseLibs as $lib => $r) {
+        $out .= sprintf("| %s | %d | %d | **%d** |\n", $label[$lib] ?? $lib, $r['operations'], $r['faults'], $r['forbidden']);
+    }
+    $out .= $byPrimitive($pauseLibs);
 }
 echo $out;

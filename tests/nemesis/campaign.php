@@ -6,7 +6,15 @@
  *   php campaign.php --lib=distlock|laravel|symfony|malkusch --out=DIR [--seed=N]
  *       [--seconds=S] [--phases=single,sentinel,sentinel-minrep,cluster,redlock]
  *       [--workers=8] [--lanes=1] --redis-server=BIN --redis-cli=BIN [--fake-server=BIN --fake-lib=SO]
- *       [--ext=distlock.so]
+ *       [--ext=distlock.so] [--primitives=mutex,rw,semaphore,multi] [--faults=TYPE,...|-] [--break=PRIM,...]
+ *
+ * The workload (worker.php) draws, cycle by cycle, one of the primitives the
+ * library has: the mutex, shared/exclusive leases (rw), a semaphore, a
+ * multi-lock; every phase runs all of them (a Redlock phase the mutex only:
+ * distlock refuses the others there), each on its own names (one name, one
+ * kind), but the multi-lock, whose names overlap the mutex's (one kind). So
+ * every fault meets every primitive without a phase more; the faults aimed at
+ * a holder or a waiter (client-pause, client-kill-*) take one of each kind.
  *
  * --seconds=0 (the CI run): every phase once, each fault type of the phase
  * once, in an order drawn from the seed. --seconds=S: rounds of every phase,
@@ -34,7 +42,7 @@ require __DIR__ . '/lib/Servers.php';
 require __DIR__ . '/lib/Libs.php';
 
 $o = getopt('', ['lib:', 'out:', 'seed:', 'seconds:', 'phases:', 'workers:', 'lanes:', 'redis-server:', 'redis-cli:',
-    'fake-server:', 'fake-lib:', 'ext:']);
+    'fake-server:', 'fake-lib:', 'ext:', 'primitives:', 'faults:', 'break:']);
 $LIB = $o['lib'] ?? 'distlock';
 $OUT = $o['out'] ?? exit("--out=DIR is required\n");
 $SEED = isset($o['seed']) ? (int) $o['seed'] : random_int(1, 999999);
@@ -47,6 +55,16 @@ $CLI = $o['redis-cli'] ?? 'redis-cli';
 $FAKE_BIN = $o['fake-server'] ?? null;
 $FAKE_LIB = $o['fake-lib'] ?? null;
 $EXT = $o['ext'] ?? null;
+// the primitives the workload draws from (those the library has; Redlock phases: the mutex only)
+$P0 = lib_params($LIB);
+$PRIMS = array_values(array_intersect(isset($o['primitives']) ? explode(',', $o['primitives']) : array_keys(PRIMITIVES),
+    $P0['primitives']));
+// --faults=LIST: only these fault types ('-': none; a short run, e.g. the broken workloads' proof);
+// --break=rw,semaphore,multi: deliberately broken primitives in the workload (worker.php: a writer
+// that takes a shared lease; permits asked of the limit + 1; a multi-lock that leaves its last name
+// out but says it holds it), which the checker must catch
+$ONLY = isset($o['faults']) ? explode(',', $o['faults']) : null;
+$BREAK = $o['break'] ?? '';
 @mkdir($OUT, 0777, true);
 mt_srand($SEED);
 $P = lib_params($LIB);
@@ -88,9 +106,12 @@ $duration = function (string $type) use ($rand, $LEASE): array {
         default => [],
     };
 };
-$plan = function (string $phase, bool $once) use ($duration): array {
+$plan = function (string $phase, bool $once) use ($duration, $ONLY): array {
     $types = FAULTS[$phase];
-    if (!$once) {
+    if ($ONLY !== null) {
+        $types = array_values(array_intersect($types, $ONLY));
+    }
+    if (!$once && $types !== []) {
         $k = mt_rand(1, count($types) + 1);
         $pick = [];
         for ($i = 0; $i < $k; $i++) {
@@ -151,13 +172,13 @@ foreach ($byLength as $ph) {
 
 $load = sys_getloadavg()[0] ?? 0.0;
 $ncpu = (int) trim((string) @shell_exec('nproc')) ?: 1;
-$ev(['op' => 'run', 'lib' => $LIB, 'seed' => $SEED, 'seconds' => $SECONDS, 'workers' => $WORKERS, 'lease' => $LEASE,
+$ev(['op' => 'run', 'lib' => $LIB, 'seed' => $SEED, 'primitives' => $PRIMS, 'break' => $BREAK, 'seconds' => $SECONDS, 'workers' => $WORKERS, 'lease' => $LEASE,
      'wait' => is_finite($P['wait']) ? $P['wait'] : null, 'timeout' => $P['timeout'], 'fenced' => $P['fenced'], 'tail' => $TAIL,
      'lanes' => $lanes, 'load' => $load, 'ncpu' => $ncpu, 'php' => PHP_VERSION, 'server' => trim((string) @shell_exec(escapeshellarg($BIN) . ' --version')),
      'fake_server' => $FAKE_BIN ? trim((string) @shell_exec(escapeshellarg($FAKE_BIN) . ' --version')) : null]);
 $ev(['op' => 'schedule', 'seed' => $SEED, 'phases' => $SECONDS > 0 ? array_slice($schedule, 0, 3 * count($PHASES)) : $schedule,
      'note' => $SECONDS > 0 ? 'the first rounds shown; the run goes on drawing from the same seed' : 'every fault type once']);
-log_line("lib $LIB, seed $SEED, " . ($SECONDS > 0 ? "$SECONDS s" : 'every fault once') . ", $WORKERS workers, lease $LEASE s, load $load on $ncpu cpus"
+log_line("lib $LIB (" . implode(', ', $PRIMS) . ($BREAK !== '' ? "; broken: $BREAK" : '') . "), seed $SEED, " . ($SECONDS > 0 ? "$SECONDS s" : 'every fault once') . ", $WORKERS workers, lease $LEASE s, load $load on $ncpu cpus"
     . (count($lanes) > 1 ? ', lanes side by side: ' . implode(' | ', array_map(fn ($l) => implode(' ', $l), $lanes)) : ''));
 
 // ---- the resource server (never faulted) ------------------------------------
@@ -188,6 +209,33 @@ $startWorker = function () use (&$workers, &$nextWorker, &$phaseNo, &$cfgFile, $
 
 $stateOf = function (string $id) use ($OUT): string {
     return (string) @file_get_contents("$OUT/state-$id");
+};
+
+/**
+ * One worker per primitive in state $prefix ('H': holding, 'W': waiting), distinct workers, as
+ * primitive => worker id, all read in one pass over the state files (so that each is still in
+ * that state when the fault hits it, a few ms later): the first pass that finds every primitive
+ * of the phase, else, as time goes on (0.5 s a step), one primitive fewer; [] after 3 s.
+ */
+$pickEach = function (string $prefix) use (&$workers, $stateOf, &$phasePrims): array {
+    $t0 = microtime(true);
+    while (($el = microtime(true) - $t0) < 3) {
+        $found = [];
+        $ids = array_keys($workers);
+        $start = mt_rand(0, count($ids) - 1);
+        for ($i = 0; $i < count($ids); $i++) {
+            $id = $ids[($start + $i) % count($ids)];
+            $st = explode(' ', $stateOf($id));
+            if ($st[0] === $prefix) {
+                $found[PRIM_OF[$st[1] ?? ''] ?? 'mutex'] ??= $id;
+            }
+        }
+        if ($found !== [] && count($found) >= count($phasePrims) - (int) floor($el / 0.5)) {
+            return array_intersect_key(array_replace(PRIMITIVES, $found), $found);    // in PRIMITIVES' order
+        }
+        usleep(2000);
+    }
+    return [];
 };
 
 /** A worker that holds a lease now (or, with $holding false, one that does not), waiting up to 5 s for one. */
@@ -285,7 +333,7 @@ foreach ([SIGTERM, SIGINT] as $sig) {
 register_shutdown_function($cleanup);
 
 // ---- the faults -------------------------------------------------------------
-$runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorker, $ev, $idle, &$phaseNo, $LEASE): void {
+$runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $pickEach, $stateOf, $startWorker, $ev, $idle, &$phaseNo, $LEASE): void {
     $type = $f['type'];
     $target = [];
     $s = hrtime(true);
@@ -296,24 +344,36 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
     };
     switch ($type) {
         case 'client-pause':
-            $id = $pickWorker(true);
-            $holding = $id !== null;
-            $id ??= $pickWorker(false) ?? array_key_first($workers);
-            $start(['worker' => $id, 'pid' => $workers[$id]['pid'], 'was_holding' => $holding]);
-            posix_kill($workers[$id]['pid'], SIGSTOP);
+            // a holder of each primitive, stopped together
+            $ids = $pickEach('H');
+            $holding = $ids !== [];
+            $ids = $ids ?: ['none' => $pickWorker(false) ?? array_key_first($workers)];
+            $start(['workers' => array_values($ids), 'held' => array_map($stateOf, $ids),
+                    'pids' => array_map(fn ($id) => $workers[$id]['pid'], array_values($ids)), 'was_holding' => $holding]);
+            foreach ($ids as $id) {
+                posix_kill($workers[$id]['pid'], SIGSTOP);
+            }
             usleep((int) ($f['seconds'] * 1e6));
-            posix_kill($workers[$id]['pid'], SIGCONT);
+            foreach ($ids as $id) {
+                posix_kill($workers[$id]['pid'], SIGCONT);
+            }
             break;
         case 'client-kill-holding':
         case 'client-kill-waiting':
-            $id = $pickWorker($type === 'client-kill-holding');
-            $holding = $id !== null ? $type === 'client-kill-holding' : null;
-            $id ??= array_key_first($workers);
-            $start(['worker' => $id, 'pid' => $workers[$id]['pid'], 'was_holding' => $holding]);
-            posix_kill($workers[$id]['pid'], SIGKILL);
-            proc_close($workers[$id]['proc']);
-            unset($workers[$id]);
-            $target['replacement'] = $startWorker();
+            // a holder (a waiter) of each primitive
+            $ids = $pickEach($type === 'client-kill-holding' ? 'H' : 'W');
+            $holding = $ids !== [] ? $type === 'client-kill-holding' : null;
+            $ids = $ids ?: ['none' => $pickWorker(false) ?? array_key_first($workers)];
+            $start(['workers' => array_values($ids), 'held' => array_map($stateOf, $ids),
+                    'pids' => array_map(fn ($id) => $workers[$id]['pid'], array_values($ids)), 'was_holding' => $holding]);
+            foreach ($ids as $id) {
+                posix_kill($workers[$id]['pid'], SIGKILL);
+            }
+            foreach ($ids as $id) {
+                proc_close($workers[$id]['proc']);
+                unset($workers[$id]);
+                $target['replacements'][] = $startWorker();
+            }
             break;
         case 'server-pause':
             $start(['server' => $TOPO->main->port]);
@@ -465,9 +525,10 @@ $runFault = function (array $f) use (&$TOPO, &$workers, $pickWorker, $startWorke
 // ---- the phases -------------------------------------------------------------
 $nFaults = 0;
 /** One phase: its topology, its workers, its faults, then the workload stopped and the keys checked. */
+$phasePrims = [];
 $runPhase = function (int $no, array $entry) use (&$phaseNo, &$TOPO, &$workers, &$cfgFile, &$nFaults, $startWorker, $runFault,
         $idle, $lockKeys, $scanKeys, $ev, $resource, $OUT, $BIN, $FAKE_BIN, $FAKE_LIB, $CLI, $LIB, $SEED, $WORKERS, $TAIL,
-        $LEASE, $deadline, $t0): void {
+        $LEASE, $deadline, $t0, $PRIMS, $BREAK, &$phasePrims): void {
     $phaseNo = $no;
     $phase = $entry['phase'];
     $kind = $phase === 'sentinel-minrep' ? 'sentinel' : $phase;
@@ -483,11 +544,20 @@ $runPhase = function (int $no, array $entry) use (&$phaseNo, &$TOPO, &$workers, 
         return;
     }
     $setup = microtime(true) - $began;
-    $names = array_map(fn ($c) => '{p' . $phaseNo . '}' . $c, ['a', 'b', 'c']);
+    // every name in one hash slot ({pN}): Cluster's failover hits them all; one name set per kind,
+    // but the multi-lock's, which overlaps the mutex's (one kind)
+    $tag = fn (string $c) => '{p' . $phaseNo . '}' . $c;
+    $names = array_map($tag, ['a', 'b', 'c']);
+    $multiNames = array_map($tag, ['a', 'b', 'c', 'd']);
+    $rwNames = array_map($tag, ['rw1', 'rw2']);
+    $sem = [[$tag('s3'), 3], [$tag('s2'), 2]];
+    $phasePrims = $kind === 'redlock' ? ['mutex'] : $PRIMS;
     $cfgFile = "$OUT/p$phaseNo-config.json";
-    file_put_contents($cfgFile, json_encode(['lib' => $LIB, 'topo' => $TOPO->topo, 'names' => $names,
+    file_put_contents($cfgFile, json_encode(['lib' => $LIB, 'topo' => $TOPO->topo, 'names' => $names, 'multi_names' => $multiNames,
+        'rw_names' => $rwNames, 'sem' => $sem, 'primitives' => $phasePrims, 'break' => $BREAK,
         'resource_port' => $resource->port, 'dir' => $OUT, 'seed' => $SEED + $phaseNo], JSON_UNESCAPED_SLASHES));
-    $ev(['op' => 'phase', 'phase' => $phaseNo, 'name' => $phase, 'kind' => $kind, 'names' => $names, 'topo' => $TOPO->topo,
+    $ev(['op' => 'phase', 'phase' => $phaseNo, 'name' => $phase, 'kind' => $kind, 'names' => $names, 'multi_names' => $multiNames,
+         'rw_names' => $rwNames, 'sem' => $sem, 'primitives' => $phasePrims, 'topo' => $TOPO->topo,
          'setup_s' => round($setup, 2), 's' => hrtime(true)]);
     log_line(sprintf('phase %d: %s (%d faults; servers up in %.1f s) at %.1f s', $phaseNo, $phase, count($entry['faults']), $setup,
         microtime(true) - $t0));
@@ -545,7 +615,7 @@ $runPhase = function (int $no, array $entry) use (&$phaseNo, &$TOPO, &$workers, 
     $drained = microtime(true) - $drainFrom;
     $scanKeys(true);
     require_once __DIR__ . '/lib/Resource.php';
-    $ev(['op' => 'resource', 'phase' => $phaseNo, 'totals' => Resource::totals($resource->port, $names)]);
+    $ev(['op' => 'resource', 'phase' => $phaseNo, 'totals' => Resource::totals($resource->port, array_merge($multiNames, $rwNames))]);
     $ev(['op' => 'phase_end', 'phase' => $phaseNo, 'drain_s' => round($drained, 2), 's' => hrtime(true)]);
     $TOPO->stop();
     $TOPO = null;

@@ -11,27 +11,46 @@
  * LASTING, keep their window until its workload stops); outside every window it is tied to
  * "none" (the workload alone), where nothing is allowed.
  *
- * exclusion   two grants of one name whose intervals (acquire returned ->
- *             release called; a killed worker's ends at its death) overlap;
+ * Every grant has a primitive (PRIM_OF): mutex, rw (shared and exclusive
+ * leases), semaphore (permits), multi (a multi-lock: one lease per member
+ * name, on the mutex's names). Its interval runs from acquire returned to
+ * release called (a killed worker's ends at its death). Per phase and name:
+ *
+ * exclusion   two holders of one mutex-kind name whose intervals overlap: a
+ *             mutex against a mutex, a multi-lock member against either;
  *             "allowed" under the faults that the documentation says break
  *             mutual exclusion (ALLOWED below), "forbidden" elsewhere.
+ * rw          a writer (exclusive lease) beside a reader or another writer,
+ *             or a reader whose two reads of the resource differ (a write
+ *             landed beside it): allowed or forbidden as exclusion.
+ * permits     a grant that makes the permits held at once exceed the limit:
+ *             allowed or forbidden as exclusion.
+ * multi       a multi-lock whose handles are not the names it asked (all or
+ *             none: forbidden everywhere), and the forbidden overlaps above
+ *             that involve a multi-lock member.
  * fencing     stale accepted: an access accepted by the resource with a token
  *             lower than one it had already accepted for that name (along the
  *             resource's own sequence), or an equal token of another grant:
- *             forbidden everywhere. Stale rejected: the resource refused a
- *             stale token (fencing doing its job). Lost updates: a write based
- *             on a value someone else had changed: forbidden with fencing
- *             tokens; without them (the peers, Redlock) they follow the
- *             overlap's classification (allowed under an ALLOWED fault).
+ *             forbidden everywhere (mutex, exclusive writers, multi-lock
+ *             members: the kinds that carry tokens). Stale rejected: the
+ *             resource refused a stale token (fencing doing its job). Lost
+ *             updates: a write based on a value someone else had changed:
+ *             forbidden for a grant with fencing tokens; without them (the
+ *             peers, Redlock) they follow the overlap's classification.
  * liveness    an acquire longer than wait + 2 x timeout + margin, a release or
  *             refresh longer than 2 x timeout + margin (ops of a worker while
  *             SIGSTOPped are left out); a lock key without a TTL; a key left
- *             one lease after the workload stopped; a fault after which no
- *             grant succeeded within its window ("stalled"). Forbidden.
- * signals     grants that lost their lease (overtaken by a later grant of
- *             the same name while still holding), split into those
- *             the library told (release() or refresh() said "not ours")
- *             and those it did not. Reported, not judged.
+ *             one lease after the workload stopped; a fault after which a
+ *             primitive of its phase had no grant within its window
+ *             ("stalled"). Forbidden.
+ * signals     grants that lost their lease (overtaken by a later grant that
+ *             breaks their primitive's rule while they still hold; for a
+ *             semaphore, the oldest holders, as many as the excess), split
+ *             into those the library told (release() or refresh() said "not
+ *             ours") and those it did not. Reported, not judged.
+ *
+ * Every count is kept per fault type and per primitive (the JSON report's
+ * rows[fault].kinds[primitive]); the fault's totals sum them.
  *
  * Prints the per-fault report; with --checks also one line per fault type
  * and check, "CHECK <fault> <check> ok|FAIL <detail>" (tests/nemesis/run.sh
@@ -54,6 +73,10 @@ const ALLOWED = [
 // Not allowed, though a restart without persistence: redlock-restart-minority, whose 2 masters come
 // back empty only after one lease (the delayed restart Redlock requires): every lease they held has
 // run out by then, so coming back empty they forget nothing that still counts (docs/guarantees.md).
+
+/** A grant's kind (the history's "k") => its primitive (as tests/nemesis/lib/Libs.php). */
+const PRIM_OF = ['mutex' => 'mutex', 'multi' => 'multi', 'shared' => 'rw', 'exclusive' => 'rw', 'permits' => 'semaphore'];
+const KIND_ORDER = ['mutex', 'rw', 'semaphore', 'multi'];
 
 /** Faults whose effects last until the end of their phase: their window runs until the workload stops. */
 const LASTING = ['restart-volatile', 'redlock-restart-majority', 'sentinel-failover', 'sentinel-failover-minrep', 'cluster-failover'];
@@ -103,7 +126,8 @@ $resourceTotals = [];
 foreach ($nem as $e) {
     switch ($e['op']) {
         case 'phase':
-            $phases[$e['phase']] = ['name' => $e['name'], 's' => $e['s'], 'e' => null, 'stop' => null];
+            $phases[$e['phase']] = ['name' => $e['name'], 's' => $e['s'], 'e' => null, 'stop' => null,
+                                    'primitives' => $e['primitives'] ?? ['mutex']];
             break;
         case 'stop':
             $phases[$e['phase']]['stop'] = $e['s'];
@@ -151,11 +175,15 @@ foreach ($nem as $e) {
 $deaths = [];   // worker id => t (SIGKILL by the nemesis)
 $pauses = [];   // worker id => list of [s, e]
 foreach ($faults as $f) {
-    if (str_starts_with($f['type'], 'client-kill')) {
-        $deaths[$f['target']['worker']] = $f['s'];
-    }
-    if ($f['type'] === 'client-pause') {
-        $pauses[$f['target']['worker']][] = [$f['s'], $f['e']];
+    // one worker (the runs before the primitives) or one per primitive
+    $ids = $f['target']['workers'] ?? (isset($f['target']['worker']) ? [$f['target']['worker']] : []);
+    foreach ($ids as $id) {
+        if (str_starts_with($f['type'], 'client-kill')) {
+            $deaths[$id] = $f['s'];
+        }
+        if ($f['type'] === 'client-pause') {
+            $pauses[$id][] = [$f['s'], $f['e']];
+        }
     }
 }
 $attribute = function (int $phase, int $t) use ($faults): string {
@@ -172,9 +200,9 @@ $attribute = function (int $phase, int $t) use ($faults): string {
 $ops = 0;
 $grants = [];     // grant id => [...]
 $accesses = [];   // phase:name => list of [seq, fence, grant, t]
-$slow = [];       // list of [type, op, duration, worker]
+$slow = [];       // list of [type, op, duration, worker, primitive]
 $lostSignalsLib = 0;
-$maxAcquire = [];
+$maxAcquire = [];   // fault type => primitive => s
 foreach (glob("$dir/history-*.jsonl") as $file) {
     foreach (file($file) as $l) {
         $h = json_decode($l, true);
@@ -190,8 +218,13 @@ foreach (glob("$dir/history-*.jsonl") as $file) {
         }
         $g = $h['g'] ?? null;
         if ($op === 'acquire' && $h['r'] === 'ok') {
-            $grants[$g] = ['p' => $h['p'], 'phase' => $phase, 'n' => $h['n'], 's' => $h['e'], 'e' => null, 'f' => $h['f'] ?? null,
-                           'told' => false, 'stale' => false, 'overtaken' => null];
+            $k = $h['k'] ?? 'mutex';
+            // name => fencing token: a multi-lock's members as the handles returned name them
+            $held = $k === 'multi' ? ($h['fs'] ?? array_fill_keys($h['hs'] ?? [], null)) : [$h['n'] => $h['f'] ?? null];
+            $grants[$g] = ['p' => $h['p'], 'phase' => $phase, 'k' => $k, 'prim' => PRIM_OF[$k] ?? 'mutex', 'n' => $h['n'],
+                           'names' => $held, 'asked' => $h['ns'] ?? [$h['n']], 'pm' => (int) ($h['pm'] ?? 1),
+                           'lim' => (int) ($h['lim'] ?? 1), 's' => $h['e'], 'e' => null, 'told' => false, 'stale' => false,
+                           'overtaken' => null];
         }
         if (($op === 'release' || $op === 'refresh') && $h['r'] === 'lost' && isset($grants[$g])) {
             $grants[$g]['told'] = true;
@@ -199,7 +232,7 @@ foreach (glob("$dir/history-*.jsonl") as $file) {
         if ($op === 'release' && isset($grants[$g])) {
             $grants[$g]['e'] = $h['s'];
         }
-        if (($op === 'read' || $op === 'write') && isset($grants[$g])) {
+        if (($op === 'read' || $op === 'write' || $op === 'reread') && isset($grants[$g])) {
             if ($h['r'] === 'stale') {
                 $grants[$g]['stale'] = true;
                 $grants[$g]['stale_ops'][] = $h['s'];
@@ -207,7 +240,10 @@ foreach (glob("$dir/history-*.jsonl") as $file) {
                 $accesses[$phase . ':' . $h['n']][] = ['q' => (int) $h['q'], 'f' => $h['f'] ?? null, 'g' => $g, 't' => $h['s']];
             }
             if ($op === 'write' && $h['r'] === 'lost') {
-                $grants[$g]['lost_update'] = $h['s'];
+                $grants[$g]['lost_update'] ??= $h['s'];
+            }
+            if ($op === 'reread' && (string) $h['v'] !== (string) $h['was']) {
+                $grants[$g]['dirty'] ??= $h['s'];    // a write landed while this reader held its shared lease
             }
         }
         // liveness: durations against their bounds, except while the worker was stopped
@@ -220,12 +256,14 @@ foreach (glob("$dir/history-*.jsonl") as $file) {
             }
             $d = ($h['e'] - $h['s']) / $NS;
             $type = $attribute($phase, $h['e']);
+            $prim = $op === 'acquire' ? (PRIM_OF[$h['k'] ?? 'mutex'] ?? 'mutex') : ($grants[$g]['prim'] ?? 'mutex');
             if (!$paused && $op === 'acquire') {
-                $maxAcquire[$type] = max($maxAcquire[$type] ?? 0, $d);
+                $maxAcquire[$type][$prim] = max($maxAcquire[$type][$prim] ?? 0, $d);
             }
             $bound = $op === 'acquire' ? $boundAcquire : $boundRelease;
             if (!$paused && $d > $bound) {
-                $slow[] = ['type' => $type, 'op' => $op, 'd' => round($d, 2), 'p' => $h['p'], 'r' => $h['r'], 'x' => $h['x'] ?? null];
+                $slow[] = ['type' => $type, 'op' => $op, 'd' => round($d, 2), 'p' => $h['p'], 'r' => $h['r'], 'x' => $h['x'] ?? null,
+                           'prim' => $prim];
             }
         }
     }
@@ -244,9 +282,16 @@ foreach ($faults as $f) {
     $types[] = $f['type'];
 }
 $types = array_values(array_unique($types));
+// per primitive: overlap_* counts the breaches of the primitive's own rule (two holders of a
+// mutex-kind name; a writer beside a reader or writer; more permits than the limit); dirty_*
+// a reader's value changed under it; partial a multi-lock whose handles were not the names asked
+$kindRow = fn () => ['grants' => 0, 'overlap_allowed' => 0, 'overlap_forbidden' => 0, 'dirty_allowed' => 0,
+    'dirty_forbidden' => 0, 'partial' => 0, 'multi_pairs_forbidden' => 0, 'stale_accepted' => 0, 'stale_rejected' => 0,
+    'lost_updates' => 0, 'lost_updates_forbidden' => 0, 'slow_acquire' => 0, 'slow_release' => 0, 'max_acquire_s' => 0.0,
+    'stalled' => 0, 'lost_told' => 0, 'lost_untold' => 0];
 $row = fn () => ['faults' => 0, 'grants' => 0, 'overlap_allowed' => 0, 'overlap_forbidden' => 0, 'stale_accepted' => 0,
     'stale_rejected' => 0, 'lost_updates' => 0, 'lost_updates_forbidden' => 0, 'slow_acquire' => 0, 'slow_release' => 0,
-    'max_acquire_s' => 0.0, 'no_ttl' => 0, 'left' => 0, 'stalled' => 0, 'lost_told' => 0, 'lost_untold' => 0];
+    'max_acquire_s' => 0.0, 'no_ttl' => 0, 'left' => 0, 'stalled' => 0, 'lost_told' => 0, 'lost_untold' => 0, 'kinds' => []];
 $R = [];
 foreach ($types as $t) {
     $R[$t] = $row();
@@ -254,13 +299,43 @@ foreach ($types as $t) {
 foreach ($faults as $f) {
     $R[$f['type']]['faults']++;
 }
+/** Adds $n to counter $c of fault type $t, in its primitive's row and (but max_acquire_s) in the fault's totals. */
+$count = function (string $t, string $prim, string $c, int $n = 1) use (&$R, $kindRow): void {
+    $R[$t]['kinds'][$prim] ??= $kindRow();
+    $R[$t]['kinds'][$prim][$c] += $n;
+    if (array_key_exists($c, $R[$t]) && $c !== 'kinds') {
+        $R[$t][$c] += $n;
+    }
+};
 $examples = [];
+$example = function (string $x) use (&$examples): void {
+    if (count($examples) < 30) {
+        $examples[] = $x;
+    }
+};
 
-// exclusion: overlapping intervals per phase and name
+// exclusion, readers-writer, permits: one sweep per phase and name over the grants' intervals
 $byName = [];
 foreach ($grants as $g => $gr) {
-    $byName[$gr['phase'] . ':' . $gr['n']][] = $g;
-    $R[$attribute($gr['phase'], $gr['s'])]['grants']++;
+    foreach (array_keys($gr['names']) as $n) {
+        $byName[$gr['phase'] . ':' . $n][] = $g;
+    }
+    $count($attribute($gr['phase'], $gr['s']), $gr['prim'], 'grants');
+}
+foreach ($grants as $g => $gr) {
+    // all or none: a multi-lock's handles name exactly the names asked (the same set, each once)
+    if ($gr['k'] === 'multi') {
+        $asked = $gr['asked'];
+        $held = array_map('strval', array_keys($gr['names']));
+        sort($asked);
+        sort($held);
+        if ($asked !== $held) {
+            $type = $attribute($gr['phase'], $gr['s']);
+            $count($type, 'multi', 'partial');
+            $example(sprintf('partial multi-lock (%s): grant %s asked %s, holds %s', $type, $g, implode(',', $gr['asked']),
+                implode(',', $held)));
+        }
+    }
 }
 foreach ($byName as $key => $list) {
     usort($list, fn ($a, $b) => $grants[$a]['s'] <=> $grants[$b]['s']);
@@ -268,14 +343,45 @@ foreach ($byName as $key => $list) {
     foreach ($list as $g) {
         $gr = $grants[$g];
         $active = array_values(array_filter($active, fn ($a) => $grants[$a]['e'] > $gr['s']));
-        foreach ($active as $a) {
-            $type = $attribute($gr['phase'], $gr['s']);
-            $allowed = isset(ALLOWED[$type]);
-            $R[$type][$allowed ? 'overlap_allowed' : 'overlap_forbidden']++;
-            $grants[$a]['overtaken'] ??= $gr['s'];
-            if (!$allowed && count($examples) < 20) {
-                $examples[] = sprintf('forbidden overlap (%s) on %s: grant %s [%.3f, %.3f] and %s from %.3f', $type, $key, $a,
-                    $grants[$a]['s'] / $NS, $grants[$a]['e'] / $NS, $g, $gr['s'] / $NS);
+        $type = $attribute($gr['phase'], $gr['s']);
+        $allowed = isset(ALLOWED[$type]);
+        if ($gr['k'] === 'permits') {
+            // never more permits held than the limit
+            $used = $gr['pm'];
+            foreach ($active as $a) {
+                $used += $grants[$a]['pm'];
+            }
+            if ($used > $gr['lim']) {
+                $count($type, 'semaphore', $allowed ? 'overlap_allowed' : 'overlap_forbidden');
+                // the leases lost: the oldest holders', as many as the excess
+                $excess = $used - $gr['lim'];
+                foreach ($active as $a) {
+                    if ($excess <= 0) {
+                        break;
+                    }
+                    $grants[$a]['overtaken'] ??= $gr['s'];
+                    $excess -= $grants[$a]['pm'];
+                }
+                if (!$allowed) {
+                    $example(sprintf('forbidden: %d permits of %d held (%s) on %s from %.3f, grant %s with %s', $used, $gr['lim'],
+                        $type, $key, $gr['s'] / $NS, $g, implode(', ', $active)));
+                }
+            }
+        } else {
+            // a mutex-kind name: nobody beside anyone; readers-writer: a writer beside no one, a reader beside no writer
+            foreach ($active as $a) {
+                if ($gr['k'] === 'shared' && $grants[$a]['k'] === 'shared') {
+                    continue;
+                }
+                $count($type, $gr['prim'], $allowed ? 'overlap_allowed' : 'overlap_forbidden');
+                $grants[$a]['overtaken'] ??= $gr['s'];
+                if (!$allowed) {
+                    if ($gr['k'] === 'multi' || $grants[$a]['k'] === 'multi') {
+                        $count($type, 'multi', 'multi_pairs_forbidden');
+                    }
+                    $example(sprintf('forbidden overlap (%s) on %s: %s grant %s [%.3f, %.3f] and %s grant %s from %.3f', $type, $key,
+                        $grants[$a]['k'], $a, $grants[$a]['s'] / $NS, $grants[$a]['e'] / $NS, $gr['k'], $g, $gr['s'] / $NS));
+                }
             }
         }
         $active[] = $g;
@@ -293,10 +399,8 @@ foreach ($accesses as $key => $list) {
         }
         if ($maxF !== null && ($a['f'] < $maxF || ($a['f'] === $maxF && $a['g'] !== $maxG))) {
             $type = $attribute((int) explode(':', $key)[0], $a['t']);
-            $R[$type]['stale_accepted']++;
-            if (count($examples) < 20) {
-                $examples[] = "stale token accepted ($type) on $key: {$a['f']} of {$a['g']} after $maxF of $maxG";
-            }
+            $count($type, $grants[$a['g']]['prim'] ?? 'mutex', 'stale_accepted');
+            $example("stale token accepted ($type) on $key: {$a['f']} of {$a['g']} after $maxF of $maxG");
         }
         if ($maxF === null || $a['f'] > $maxF) {
             $maxF = $a['f'];
@@ -306,71 +410,86 @@ foreach ($accesses as $key => $list) {
 }
 foreach ($grants as $g => $gr) {
     foreach ($gr['stale_ops'] ?? [] as $t) {
-        $R[$attribute($gr['phase'], $t)]['stale_rejected']++;
+        $count($attribute($gr['phase'], $t), $gr['prim'], 'stale_rejected');
     }
+    $fencedGrant = array_filter($gr['names'], fn ($f) => $f !== null) !== [];
     if (isset($gr['lost_update'])) {
         $type = $attribute($gr['phase'], $gr['lost_update']);
-        $R[$type]['lost_updates']++;
-        if ($fenced || !isset(ALLOWED[$type])) {
-            $R[$type]['lost_updates_forbidden']++;
-            if (count($examples) < 20) {
-                $examples[] = "lost update ($type) by grant $g on {$gr['n']}";
-            }
+        $count($type, $gr['prim'], 'lost_updates');
+        if ($fencedGrant || !isset(ALLOWED[$type])) {
+            $count($type, $gr['prim'], 'lost_updates_forbidden');
+            $example("lost update ($type) by {$gr['k']} grant $g on {$gr['n']}");
+        }
+    }
+    if (isset($gr['dirty'])) {
+        // a reader saw a write beside it: a writer beside a reader, seen at the resource
+        $type = $attribute($gr['phase'], $gr['dirty']);
+        $allowed = isset(ALLOWED[$type]);
+        $count($type, 'rw', $allowed ? 'dirty_allowed' : 'dirty_forbidden');
+        if (!$allowed) {
+            $example("forbidden: a write beside reader $g on {$gr['n']} ($type)");
         }
     }
     if ($gr['overtaken'] !== null) {
-        $R[$attribute($gr['phase'], $gr['overtaken'])][$gr['told'] ? 'lost_told' : 'lost_untold']++;
+        $count($attribute($gr['phase'], $gr['overtaken']), $gr['prim'], $gr['told'] ? 'lost_told' : 'lost_untold');
     }
 }
 
 // liveness
-foreach ($slow as $s) {
-    $R[$s['type']][$s['op'] === 'acquire' ? 'slow_acquire' : 'slow_release']++;
-    if (count($examples) < 20) {
-        $examples[] = "slow {$s['op']} ({$s['type']}): {$s['d']} s by worker {$s['p']}, result {$s['r']}" . ($s['x'] ? " ({$s['x']})" : '');
-    }
+foreach ($slow as $x) {
+    $count($x['type'], $x['prim'], $x['op'] === 'acquire' ? 'slow_acquire' : 'slow_release');
+    $example("slow {$x['op']} ({$x['type']}, {$x['prim']}): {$x['d']} s by worker {$x['p']}, result {$x['r']}" . ($x['x'] ? " ({$x['x']})" : ''));
 }
-foreach ($maxAcquire as $t => $d) {
-    $R[$t]['max_acquire_s'] = round($d, 2);
+foreach ($maxAcquire as $t => $byPrim) {
+    foreach ($byPrim as $prim => $d) {
+        $R[$t]['kinds'][$prim] ??= $kindRow();
+        $R[$t]['kinds'][$prim]['max_acquire_s'] = round($d, 2);
+        $R[$t]['max_acquire_s'] = max($R[$t]['max_acquire_s'], round($d, 2));
+    }
 }
 foreach ($nottl as $e) {
     $R[$attribute($e['phase'], $e['t'])]['no_ttl']++;
-    if (count($examples) < 20) {
-        $examples[] = "key without TTL: {$e['key']} on port {$e['port']}";
-    }
+    $example("key without TTL: {$e['key']} on port {$e['port']}");
 }
 foreach ($leftover as $e) {
     $R['none']['left']++;
-    if (count($examples) < 20) {
-        $examples[] = "key left after the run: {$e['key']} (pttl {$e['pttl']}) on port {$e['port']}";
-    }
+    $example("key left after the run: {$e['key']} (pttl {$e['pttl']}) on port {$e['port']}");
 }
+// stalled: after each fault, every primitive of its phase has a grant within the fault's window
 foreach ($faults as $f) {
-    $ok = false;
-    foreach ($grants as $gr) {
-        if ($gr['phase'] === $f['phase'] && $gr['s'] >= $f['e'] && $gr['s'] <= $f['wend']) {
-            $ok = true;
-            break;
+    foreach ($phases[$f['phase']]['primitives'] as $prim) {
+        $ok = false;
+        foreach ($grants as $gr) {
+            if ($gr['phase'] === $f['phase'] && $gr['prim'] === $prim && $gr['s'] >= $f['e'] && $gr['s'] <= $f['wend']) {
+                $ok = true;
+                break;
+            }
+        }
+        if (!$ok) {
+            $count($f['type'], $prim, 'stalled');
+            $example("stalled: no $prim grant within {$tail} s after {$f['type']} (phase {$f['phase']})");
         }
     }
-    if (!$ok) {
-        $R[$f['type']]['stalled']++;
-        $examples[] = "stalled: no grant within {$tail} s after {$f['type']} (phase {$f['phase']})";
-    }
 }
+foreach ($R as $t => &$r) {
+    uksort($r['kinds'], fn ($a, $b) => array_search($a, KIND_ORDER, true) <=> array_search($b, KIND_ORDER, true));
+}
+unset($r);
 
 // ---- verdicts ---------------------------------------------------------------------
 $forbiddenOf = fn (array $r): int => $r['overlap_forbidden'] + $r['stale_accepted'] + $r['lost_updates_forbidden']
-    + $r['slow_acquire'] + $r['slow_release'] + $r['no_ttl'] + $r['left'] + $r['stalled'];
+    + $r['slow_acquire'] + $r['slow_release'] + $r['no_ttl'] + $r['left'] + $r['stalled']
+    + array_sum(array_map(fn ($k) => $k['dirty_forbidden'] + $k['partial'], $r['kinds']));
 $forbidden = 0;
 foreach ($R as $r) {
     $forbidden += $forbiddenOf($r);
 }
 $forbidden += count($faultErrors) + count($phaseErrors);
+$primsRun = $run['primitives'] ?? ['mutex'];
 
-printf("lib %s, seed %d, %d workers, lease %.1f s, wait %s s, timeout %.1f s; bounds: acquire %.1f s, release/refresh %.1f s (margin %.1f s)\n",
-    $run['lib'], $run['seed'], $run['workers'], $lease, is_finite($wait) ? (string) $wait : 'none', $timeout,
-    $boundAcquire, $boundRelease, $margin);
+printf("lib %s (%s), seed %d, %d workers, lease %.1f s, wait %s s, timeout %.1f s; bounds: acquire %.1f s, release/refresh %.1f s (margin %.1f s)\n",
+    $run['lib'], implode(', ', $primsRun) . (($run['break'] ?? '') !== '' ? '; BROKEN ' . $run['break'] : ''), $run['seed'],
+    $run['workers'], $lease, is_finite($wait) ? (string) $wait : 'none', $timeout, $boundAcquire, $boundRelease, $margin);
 $cols = ['faults', 'grants', 'overlap_allowed', 'overlap_forbidden', 'stale_accepted', 'stale_rejected', 'lost_updates',
     'slow_acquire', 'slow_release', 'max_acquire_s', 'no_ttl', 'left', 'stalled', 'lost_told', 'lost_untold'];
 $short = ['faults', 'grants', 'ovl ok', 'ovl BAD', 'stale acc', 'stale rej', 'lost upd', 'slow acq', 'slow rel', 'max acq s',
@@ -380,6 +499,20 @@ foreach ($R as $t => $r) {
     printf("%-26s%s\n", $t . (isset(ALLOWED[$t]) ? ' *' : ''), implode('', array_map(fn ($c) => sprintf('%10s', $r[$c]), $cols)));
 }
 echo "  * overlapping holders documented under this fault (docs/guarantees.md); every other overlap is forbidden\n";
+if (count($primsRun) > 1) {
+    echo "per primitive (ovl: the primitive's own rule broken: two holders of a mutex-kind name, a writer beside a reader\n"
+        . "or writer, more permits than the limit; dirty: a reader saw a write; partial: a multi-lock not holding what it asked):\n";
+    $kc = ['grants', 'overlap_allowed', 'overlap_forbidden', 'dirty_allowed', 'dirty_forbidden', 'partial', 'stale_accepted',
+        'stale_rejected', 'lost_updates', 'slow_acquire', 'max_acquire_s', 'stalled', 'lost_told', 'lost_untold'];
+    $ks = ['grants', 'ovl ok', 'ovl BAD', 'dirty ok', 'dirty BAD', 'partial', 'stale acc', 'stale rej', 'lost upd', 'slow acq',
+        'max acq s', 'stalled', 'lost told', 'lost untold'];
+    printf("%-27s %-10s%s\n", 'fault', 'primitive', implode('', array_map(fn ($c) => sprintf('%10s', $c), $ks)));
+    foreach ($R as $t => $r) {
+        foreach ($r['kinds'] as $prim => $k) {
+            printf("%-27s %-10s%s\n", $t . (isset(ALLOWED[$t]) ? ' *' : ''), $prim, implode('', array_map(fn ($c) => sprintf('%10s', $k[$c]), $kc)));
+        }
+    }
+}
 if ($lostSignalsLib > 0) {
     echo "  the library's own lost-lease count (distlock stats()['lost'], the watchdog): $lostSignalsLib\n";
 }
@@ -393,18 +526,36 @@ foreach (array_unique($examples) as $x) {
     echo "  $x\n";
 }
 if ($CHECKS) {
+    $k = fn (array $r, string $prim, string $c): int => $r['kinds'][$prim][$c] ?? 0;
     $checks = [
-        'exclusion' => fn ($r) => $r['overlap_forbidden'] === 0 ? '' : "{$r['overlap_forbidden']} forbidden overlaps",
+        // two holders of one mutex-kind name: mutex against mutex, multi-lock member against either
+        'exclusion' => fn ($r) => ($n = $k($r, 'mutex', 'overlap_forbidden') + $k($r, 'multi', 'overlap_forbidden')) === 0 ? ''
+            : "$n forbidden overlaps",
+        'rw' => fn ($r) => $k($r, 'rw', 'overlap_forbidden') + $k($r, 'rw', 'dirty_forbidden') === 0 ? ''
+            : $k($r, 'rw', 'overlap_forbidden') . ' writers beside a reader or writer, ' . $k($r, 'rw', 'dirty_forbidden') . ' reads changed under a shared lease',
+        'permits' => fn ($r) => $k($r, 'semaphore', 'overlap_forbidden') === 0 ? ''
+            : $k($r, 'semaphore', 'overlap_forbidden') . ' grants over the limit',
+        'multi' => fn ($r) => $k($r, 'multi', 'partial') + $k($r, 'multi', 'multi_pairs_forbidden') === 0 ? ''
+            : $k($r, 'multi', 'partial') . ' partial multi-locks, ' . $k($r, 'multi', 'multi_pairs_forbidden') . ' member overlaps',
         'fencing' => fn ($r) => $r['stale_accepted'] + $r['lost_updates_forbidden'] === 0 ? ''
             : "{$r['stale_accepted']} stale accepted, {$r['lost_updates_forbidden']} lost updates",
         'liveness' => fn ($r) => $r['slow_acquire'] + $r['slow_release'] + $r['no_ttl'] + $r['left'] + $r['stalled'] === 0 ? ''
             : "{$r['slow_acquire']} slow acquires, {$r['slow_release']} slow releases/refreshes, {$r['no_ttl']} keys without TTL, {$r['left']} keys left, {$r['stalled']} stalled",
     ];
+    // a rule is checked where its primitive ran (exclusion and fencing, liveness: always)
+    $ruleOf = ['rw' => 'rw', 'permits' => 'semaphore', 'multi' => 'multi'];
     foreach ($R as $t => $r) {
         foreach ($checks as $c => $fn) {
+            if (isset($ruleOf[$c]) && !in_array($ruleOf[$c], $primsRun, true)) {
+                continue;
+            }
             $bad = $fn($r);
-            $detail = sprintf('%d faults, %d grants, %d allowed overlaps, %d stale writes rejected', $r['faults'], $r['grants'],
-                $r['overlap_allowed'], $r['stale_rejected']);
+            $prim = $ruleOf[$c] ?? null;
+            $detail = $prim === null
+                ? sprintf('%d faults, %d grants, %d allowed overlaps, %d stale writes rejected', $r['faults'], $r['grants'],
+                    $r['overlap_allowed'], $r['stale_rejected'])
+                : sprintf('%d faults, %d %s grants, %d allowed', $r['faults'], $k($r, $prim, 'grants'), $prim,
+                    $k($r, $prim, 'overlap_allowed') + $k($r, $prim, 'dirty_allowed'));
             echo 'CHECK ', $t, ' ', $c, ' ', $bad === '' ? "ok $detail" : "FAIL $bad", "\n";
         }
     }

@@ -41,6 +41,49 @@ interface Lib
 
     /** Lease-lost signals counted by the library itself (distlock's watchdog), or 0. */
     public function lostSignals(): int;
+
+    /**
+     * The primitives the library has beyond the mutex, a subset of PRIMITIVES
+     * without 'mutex' ('rw': shared and exclusive leases of one name; 'semaphore':
+     * permits of a limit; 'multi': all of several names or none).
+     */
+    public function primitives(): array;
+
+    /** Whether a semaphore holder may take several permits at once (false: one each). */
+    public function severalPermits(): bool;
+
+    /** A shared lease of $name (or, $exclusive, its writer's lease): as acquire(). */
+    public function acquireShared(string $name, bool $exclusive): ?object;
+
+    /** $permits of $name's $limit permits: as acquire(). */
+    public function acquirePermits(string $name, int $limit, int $permits): ?object;
+
+    /** Every name of $names or none: one handle per name, in the order of $names; null when the wait ran out. */
+    public function acquireAll(array $names): ?array;
+
+    /** Releases a multi-lock's handles: true when every one was still ours. */
+    public function releaseAll(array $hs): bool;
+
+    /** The name a handle holds, as the library reports it (a multi-lock's members), or null. */
+    public function nameOf(object $h): ?string;
+}
+
+/** The primitives the campaign knows, and how often a worker's cycle draws each (weights). */
+const PRIMITIVES = ['mutex' => 3, 'rw' => 3, 'semaphore' => 2, 'multi' => 2];
+
+/** A worker's kind of grant (its history's "k", its state file) => the primitive it belongs to. */
+const PRIM_OF = ['mutex' => 'mutex', 'multi' => 'multi', 'shared' => 'rw', 'exclusive' => 'rw', 'permits' => 'semaphore'];
+
+/** For the peers: what they do not have (primitives() says so; the workload never calls these). */
+trait MutexOnly
+{
+    public function primitives(): array { return []; }
+    public function severalPermits(): bool { return false; }
+    public function acquireShared(string $name, bool $exclusive): ?object { throw new \LogicException('no shared leases'); }
+    public function acquirePermits(string $name, int $limit, int $permits): ?object { throw new \LogicException('no semaphore'); }
+    public function acquireAll(array $names): ?array { throw new \LogicException('no multi-lock'); }
+    public function releaseAll(array $hs): bool { throw new \LogicException('no multi-lock'); }
+    public function nameOf(object $h): ?string { return null; }
 }
 
 const CONNECT_TIMEOUT = 0.5;
@@ -102,6 +145,45 @@ final class DistLockLib implements Lib
     public function release(object $h): bool { return $h->release(); }
     public function refresh(object $h): ?bool { return $h->refresh(); }
     public function lostSignals(): int { return (int) ($this->dl->stats()['lost'] ?? 0); }
+
+    /** Redlock runs the mutex only (docs/primitives.md): the other kinds are refused there. */
+    public function primitives(): array
+    {
+        return ($this->topo['kind'] ?? '') === 'redlock' ? [] : ['rw', 'semaphore', 'multi'];
+    }
+
+    public function severalPermits(): bool { return true; }
+
+    public function acquireShared(string $name, bool $exclusive): ?object
+    {
+        try {
+            return $exclusive ? $this->dl->lockExclusive($name, $this->ttl, $this->waitS)
+                : $this->dl->lockShared($name, $this->ttl, $this->waitS);
+        } catch (\DistLock\LockTimeoutException) {
+            return null;
+        }
+    }
+
+    public function acquirePermits(string $name, int $limit, int $permits): ?object
+    {
+        try {
+            return $this->dl->acquirePermits($name, $limit, $permits, $this->ttl, $this->waitS);
+        } catch (\DistLock\LockTimeoutException) {
+            return null;
+        }
+    }
+
+    public function acquireAll(array $names): ?array
+    {
+        try {
+            return $this->dl->lockAll($names, $this->ttl, $this->waitS);
+        } catch (\DistLock\LockTimeoutException) {
+            return null;
+        }
+    }
+
+    public function releaseAll(array $hs): bool { return $this->dl->releaseAll($hs) === count($hs); }
+    public function nameOf(object $h): ?string { return $h->name(); }
 }
 
 /** Laravel 8 (php-illuminate-cache): PhpRedisLock, block($seconds) retrying every 250 ms; whole seconds. */
@@ -137,11 +219,60 @@ final class LaravelLib implements Lib
         return $lock;
     }
 
-    public function token(object $h): ?string { return $h->owner(); }
+    public function token(object $h): ?string { return $h instanceof LaravelSlot ? $h->id : $h->owner(); }
     public function fence(object $h): ?int { return null; }
-    public function release(object $h): bool { return (bool) $h->release(); }
+
+    public function release(object $h): bool
+    {
+        if ($h instanceof LaravelSlot) {
+            // ConcurrencyLimiter::release() returns nothing: the library never says a slot was lost
+            $h->limiter->close($h->slot, $h->id);
+            return true;
+        }
+        return (bool) $h->release();
+    }
+
     public function refresh(object $h): ?bool { return null; }
     public function lostSignals(): int { return 0; }
+
+    /** Redis::funnel() (ConcurrencyLimiter): a semaphore of one slot per holder; no shared lease, no multi-lock. */
+    public function primitives(): array { return ['semaphore']; }
+    public function severalPermits(): bool { return false; }
+    public function acquireShared(string $name, bool $exclusive): ?object { throw new \LogicException('no shared leases'); }
+
+    /**
+     * funnel($name)->limit($limit)->releaseAfter(lease)->block(wait): ConcurrencyLimiter::block()'s own
+     * loop (an attempt every 250 ms until time() has passed the wait), its acquire and release reached
+     * through a subclass so that the workload can record them apart.
+     */
+    public function acquirePermits(string $name, int $limit, int $permits): ?object
+    {
+        if (!class_exists(OpenConcurrencyLimiter::class, false)) {
+            eval('namespace Nemesis; final class OpenConcurrencyLimiter extends \Illuminate\Redis\Limiters\ConcurrencyLimiter {
+                public function open($id) { return $this->acquire($id); }
+                public function close($slot, $id): void { $this->release($slot, $id); } }');
+        }
+        $lim = new OpenConcurrencyLimiter($this->conn, $name, $limit, $this->ttl);
+        $id = \Illuminate\Support\Str::random(20);
+        $starting = time();
+        while (!$slot = $lim->open($id)) {
+            if (time() - $this->waitS >= $starting) {
+                return null;
+            }
+            usleep(250 * 1000);
+        }
+        return new LaravelSlot($lim, (string) $slot, $id);
+    }
+
+    public function acquireAll(array $names): ?array { throw new \LogicException('no multi-lock'); }
+    public function releaseAll(array $hs): bool { throw new \LogicException('no multi-lock'); }
+    public function nameOf(object $h): ?string { return null; }
+}
+
+/** A slot of Laravel's ConcurrencyLimiter, held under $id. */
+final class LaravelSlot
+{
+    public function __construct(public object $limiter, public string $slot, public string $id) {}
 }
 
 /**
@@ -175,6 +306,21 @@ final class SymfonyLib implements Lib
         $lock = $this->factory->createLock($name, $this->ttl, false);
         return $lock->acquire(true) ? $lock : null;
     }
+
+    /** RedisStore is a SharedLockStoreInterface: acquireRead(true) polls every 100 ± 10 ms, no wait limit. */
+    public function primitives(): array { return ['rw']; }
+    public function severalPermits(): bool { return false; }
+
+    public function acquireShared(string $name, bool $exclusive): ?object
+    {
+        $lock = $this->factory->createLock($name, $this->ttl, false);
+        return ($exclusive ? $lock->acquire(true) : $lock->acquireRead(true)) ? $lock : null;
+    }
+
+    public function acquirePermits(string $name, int $limit, int $permits): ?object { throw new \LogicException('no semaphore'); }
+    public function acquireAll(array $names): ?array { throw new \LogicException('no multi-lock'); }
+    public function releaseAll(array $hs): bool { throw new \LogicException('no multi-lock'); }
+    public function nameOf(object $h): ?string { return null; }
 
     public function token(object $h): ?string { return null; }
     public function fence(object $h): ?int { return null; }
@@ -215,6 +361,8 @@ final class SymfonyLib implements Lib
  */
 final class MalkuschLib implements Lib
 {
+    use MutexOnly;
+
     private \Redis $r;
 
     public function __construct(private string $host, private int $port, private int $timeoutS = 2)
@@ -279,13 +427,17 @@ function make_lib(string $lib, array $topo): Lib
     };
 }
 
-/** Lease (s), wait (s) and per-request timeout (s) of a library, without connecting. */
+/** Lease (s), wait (s), per-request timeout (s), fencing and primitives of a library, without connecting. */
 function lib_params(string $lib): array
 {
     return match ($lib) {
-        'distlock' => ['lease' => 2.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => true],
-        'laravel' => ['lease' => 2.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false],
-        'symfony' => ['lease' => 2.0, 'wait' => INF, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false],
-        'malkusch' => ['lease' => 3.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false],
+        'distlock' => ['lease' => 2.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => true,
+                       'primitives' => ['mutex', 'rw', 'semaphore', 'multi']],
+        'laravel' => ['lease' => 2.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false,
+                      'primitives' => ['mutex', 'semaphore']],
+        'symfony' => ['lease' => 2.0, 'wait' => INF, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false,
+                      'primitives' => ['mutex', 'rw']],
+        'malkusch' => ['lease' => 3.0, 'wait' => 2.0, 'timeout' => CONNECT_TIMEOUT + READ_TIMEOUT, 'fenced' => false,
+                       'primitives' => ['mutex']],
     };
 }
