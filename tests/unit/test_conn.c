@@ -876,29 +876,33 @@ static void wipe(dl_conn_t *c, const dl_lease_t *l, const char *const *tokens, s
 /* The keys matching <key>*, sorted, joined by '|' into out. */
 static void keys_of(dl_conn_t *c, const dl_lease_t *l, char *out, size_t size)
 {
+    /* The keys under the lock's key, and its slot's fencing counter (which does not start with it). */
     char pattern[256];
-    dl_reply_t r;
-    size_t i, used = 0;
+    const char *names[64];
+    dl_reply_t r, e;
+    size_t i, n = 0, used = 0;
     snprintf(pattern, sizeof(pattern), "%s*", l->key);
     ok_cmd(c, &r, 2, "KEYS", pattern);
     assert_int_equal(r.type, DL_REPLY_ARRAY);
-    out[0] = '\0';
-    if (r.elements > 0) {
-        size_t a, b;
-        for (a = 0; a < r.elements; a++) {
-            for (b = a + 1; b < r.elements; b++) {
-                if (strcmp(r.element[a].str, r.element[b].str) > 0) {
-                    dl_reply_t tmp = r.element[a];
-                    r.element[a] = r.element[b];
-                    r.element[b] = tmp;
-                }
+    for (i = 0; i < r.elements && n < 63; i++) names[n++] = r.element[i].str;
+    ok_cmd(c, &e, 2, "EXISTS", l->fence_key);
+    if (l->fence_key != l->name_fence_key && e.integer == 1) names[n++] = l->fence_key;
+    for (i = 0; i < n; i++) {
+        size_t b;
+        for (b = i + 1; b < n; b++) {
+            if (strcmp(names[i], names[b]) > 0) {
+                const char *tmp = names[i];
+                names[i] = names[b];
+                names[b] = tmp;
             }
         }
     }
-    for (i = 0; i < r.elements; i++) {
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "|" : "", r.element[i].str);
+    out[0] = '\0';
+    for (i = 0; i < n; i++) {
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "|" : "", names[i]);
         assert_true(used < size);
     }
+    dl_reply_free(&e);
     dl_reply_free(&r);
 }
 

@@ -456,22 +456,40 @@ static int is_script(const rec_cmd_t *c, const char *sha, const char *text)
 #define IS_REFRESH(c) is_script((c), DL_SCRIPT_REFRESH_SHA, DL_SCRIPT_REFRESH)
 #define IS_STATUS(c) is_script((c), DL_SCRIPT_STATUS_SHA, DL_SCRIPT_STATUS)
 
+/* The slot fencing counter of key (prefix prefix_len bytes, no braces): prefix "distlock:fence{T}" (dl_key.h). */
+static size_t counter_of(const char *key, size_t key_len, size_t prefix_len, char *out)
+{
+    memcpy(out, key, prefix_len);
+    memcpy(out + prefix_len, "distlock:fence{", 15);
+    dl_key_slot_tag(dl_slot_of(key, key_len), out + prefix_len + 15);
+    out[prefix_len + 15 + DL_KEY_TAG_LEN] = '}';
+    return prefix_len + 16 + DL_KEY_TAG_LEN;
+}
+
 /* ---- expected shapes -------------------------------------------------- */
 
 static void expect_acquire(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl, const char *fence,
                            const char *window)
 {
     const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_ACQUIRE : DL_SCRIPT_ACQUIRE_SHA;
-    expect_cmd(c, 10, S(h), S(s), S("3"), K(l, key), K(l, fence_key), K(l, waiters_key), K(l, token), S(ttl), S(fence),
-               S(window));
+    if (l->fencing)   /* the name's own counter of earlier releases too (DL_LUA_FENCE) */
+        expect_cmd(c, 11, S(h), S(s), S("4"), K(l, key), K(l, fence_key), K(l, waiters_key), K(l, name_fence_key),
+                   K(l, token), S(ttl), S(fence), S(window));
+    else
+        expect_cmd(c, 10, S(h), S(s), S("3"), K(l, key), K(l, fence_key), K(l, waiters_key), K(l, token), S(ttl),
+                   S(fence), S(window));
 }
 
 static void expect_fair_acquire(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl, const char *fence,
                                 const char *window)
 {
     const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_FAIR_ACQUIRE : DL_SCRIPT_FAIR_ACQUIRE_SHA;
-    expect_cmd(c, 12, S(h), S(s), S("5"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key),
-               K(l, my_wake_key), K(l, token), S(ttl), S(fence), S(window));
+    if (l->fencing)
+        expect_cmd(c, 13, S(h), S(s), S("6"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key),
+                   K(l, my_wake_key), K(l, name_fence_key), K(l, token), S(ttl), S(fence), S(window));
+    else
+        expect_cmd(c, 12, S(h), S(s), S("5"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key),
+                   K(l, my_wake_key), K(l, token), S(ttl), S(fence), S(window));
 }
 
 static void expect_release(const rec_cmd_t *c, int eval, const dl_lease_t *l)
@@ -490,8 +508,8 @@ static void expect_cancel(const rec_cmd_t *c, int eval, const dl_lease_t *l)
 static void expect_fair_release(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *mode)
 {
     const char *h = eval ? "EVAL" : "EVALSHA", *s = eval ? DL_SCRIPT_FAIR_RELEASE : DL_SCRIPT_FAIR_RELEASE_SHA;
-    expect_cmd(c, 12, S(h), S(s), S("4"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key), K(l, token),
-               K(l, wake_prefix), S("3000"), S("3000"), S(mode));
+    expect_cmd(c, 13, S(h), S(s), S("5"), K(l, key), K(l, fence_key), K(l, queue_key), K(l, alive_key),
+               K(l, name_fence_key), K(l, token), K(l, wake_prefix), S("3000"), S("3000"), S(mode));
 }
 
 static void expect_refresh(const rec_cmd_t *c, int eval, const dl_lease_t *l, const char *ttl)
@@ -717,7 +735,7 @@ static void check_key(const dl_lease_t *l, const char *what, const char *got, si
 static void check_companions(const dl_lease_t *l, const char *base, size_t base_len)
 {
     static const struct { const char *what, *suffix; } k[] = {
-        {"fence_key", ":fence"}, {"wake_key", ":wake"}, {"waiters_key", ":waiters"},
+        {"name_fence_key", ":fence"}, {"wake_key", ":wake"}, {"waiters_key", ":waiters"},
         {"queue_key", ":queue"}, {"alive_key", ":alive"}, {"permits_key", ":permits"},
         {"readers_key", ":readers"}, {"rwaiters_key", ":rwaiters"}, {"rwake_key", ":rwake"},
         {"wake_prefix", ":wake:"},
@@ -725,7 +743,7 @@ static void check_companions(const dl_lease_t *l, const char *base, size_t base_
     const char *got[10];
     size_t got_len[10], i;
     char want[4096];
-    got[0] = l->fence_key; got_len[0] = l->fence_key_len;
+    got[0] = l->name_fence_key; got_len[0] = l->name_fence_key_len;
     got[1] = l->wake_key; got_len[1] = l->wake_key_len;
     got[2] = l->waiters_key; got_len[2] = l->waiters_key_len;
     got[3] = l->queue_key; got_len[3] = l->queue_key_len;
@@ -748,8 +766,14 @@ static void check_companions(const dl_lease_t *l, const char *base, size_t base_
     memcpy(want + base_len + 6, l->token, l->token_len);
     check_key(l, "my_wake_key", l->my_wake_key, l->my_wake_key_len, want, base_len + 6 + l->token_len);
     /* The companion keys do not overlap each other or the key/token. */
-    assert_true(l->fence_key >= l->token + l->token_len + 1);
-    assert_true(l->wake_key >= l->fence_key + l->fence_key_len + 1);
+    assert_true(l->name_fence_key >= l->token + l->token_len + 1);
+    assert_true(l->wake_key >= l->name_fence_key + l->name_fence_key_len + 1);
+    /* The slot's fencing counter (dl_key_fence_counter) comes last, after my_wake_key, in the slot of the key. */
+    if (l->fence_key != l->name_fence_key) {
+        assert_true(l->fence_key >= l->my_wake_key + l->my_wake_key_len + 1);
+        assert_int_equal(l->fence_key[l->fence_key_len], '\0');
+        assert_int_equal(dl_slot_of(l->fence_key, l->fence_key_len), dl_slot_of(l->key, l->key_len));
+    }
     assert_true(l->waiters_key >= l->wake_key + l->wake_key_len + 1);
     assert_true(l->queue_key >= l->waiters_key + l->waiters_key_len + 1);
     assert_true(l->alive_key >= l->queue_key + l->queue_key_len + 1);
@@ -785,11 +809,11 @@ static void test_lease_companion_keys(void **state)
     dl_lease_free(l);
     l = mk_lease("lock:", "{}x", "tok", 1000);
     /* contains '}' without a valid tag: a searched tag with the key's slot goes first (dl_key.h, rule 6) */
-    assert_int_equal(l->fence_key_len, 2 + DL_KEY_TAG_LEN + 8 + 6);
-    assert_int_equal(l->fence_key[0], '{');
-    assert_int_equal(l->fence_key[1 + DL_KEY_TAG_LEN], '}');
-    assert_memory_equal(l->fence_key + 2 + DL_KEY_TAG_LEN, "lock:{}x:fence", 14);
-    assert_int_equal(dl_slot_of(l->fence_key, l->fence_key_len), dl_slot_of(l->key, l->key_len));
+    assert_int_equal(l->name_fence_key_len, 2 + DL_KEY_TAG_LEN + 8 + 6);
+    assert_int_equal(l->name_fence_key[0], '{');
+    assert_int_equal(l->name_fence_key[1 + DL_KEY_TAG_LEN], '}');
+    assert_memory_equal(l->name_fence_key + 2 + DL_KEY_TAG_LEN, "lock:{}x:fence", 14);
+    assert_int_equal(dl_slot_of(l->name_fence_key, l->name_fence_key_len), dl_slot_of(l->key, l->key_len));
     assert_int_equal(dl_slot_of(l->my_wake_key, l->my_wake_key_len), dl_slot_of(l->key, l->key_len));
     dl_lease_free(l);
 
@@ -1212,7 +1236,12 @@ static void test_acquire_wait_granted_at_once(void **state)
     assert_int_equal(f->calls[2].extra_timeout_us, 0);
     /* KEYS key fence waiters; ARGV token ttl fence-flag waiter-window. */
     expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "0", "3000");
-    assert_memory_equal(f->calls[2].cmd[0].argv[4], "lock:w{lock:w}:fence", f->calls[2].cmd[0].len[4]);
+    {
+        char want[64];
+        size_t n = counter_of("lock:w", 6, 5, want);
+        assert_int_equal(f->calls[2].cmd[0].len[4], n);
+        assert_memory_equal(f->calls[2].cmd[0].argv[4], want, n);
+    }
     assert_memory_equal(f->calls[2].cmd[0].argv[5], "lock:w{lock:w}:waiters", f->calls[2].cmd[0].len[5]);
     assert_int_equal(l->fence, 0);
     assert_true(l->valid_until_ns >= before + 1500LL * 1000000);
@@ -1886,7 +1915,7 @@ static void test_fair_release(void **state)
     assert_int_equal(f->ncalls, 1);
     /* KEYS key fence queue alive; ARGV token wake-prefix wake-TTL claim "release". */
     expect_fair_release(&f->calls[0].cmd[0], 0, l, "release");
-    assert_memory_equal(f->calls[0].cmd[0].argv[8], "lock:q{lock:q}:wake:", f->calls[0].cmd[0].len[8]);
+    assert_memory_equal(f->calls[0].cmd[0].argv[9], "lock:q{lock:q}:wake:", f->calls[0].cmd[0].len[9]);
 
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_INT(0));
@@ -3064,7 +3093,6 @@ static void test_binary_keys_and_tokens(void **state)
     static const char name[] = "na\0me \"quoted\" ]]";
     static const char token[] = "to\0k'\"]]\\\n";
     static const char key[] = "pre\0na\0me \"quoted\" ]]";
-    static const char fence[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:fence";
     static const char wake[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:wake";
     static const char waiters[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:waiters";
     static const char mywake[] = "pre\0na\0me \"quoted\" ]]{pre\0na\0me \"quoted\" ]]}:wake:to\0k'\"]]\\\n";
@@ -3078,7 +3106,13 @@ static void test_binary_keys_and_tokens(void **state)
     int64_t pttl;
     dl_lease_t *many[1];
 
+    char fence[128];
+    size_t fence_len;
+
     assert_non_null(l);
+    fence_len = counter_of(key, sizeof(key) - 1, 4, fence);
+    assert_int_equal(l->fence_key_len, fence_len);
+    assert_memory_equal(l->fence_key, fence, fence_len);
     assert_int_equal(l->my_wake_key_len, sizeof(mywake) - 1);
     assert_memory_equal(l->my_wake_key, mywake, sizeof(mywake) - 1);
 
@@ -3090,7 +3124,7 @@ static void test_binary_keys_and_tokens(void **state)
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
-    expect_cmd(&f->calls[1].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), B(fence), B(waiters),
+    expect_cmd(&f->calls[1].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), fence, fence_len, B(waiters),
                B(token), S("2000"), S("0"), S("3000"));
     expect_blpop(&f->calls[2], B(wake), "0.301", 301000);
 
@@ -3140,11 +3174,11 @@ static void test_binary_keys_and_tokens(void **state)
 static void test_scripts_use_keys_and_argv_only(void **state)
 {
     static const struct { const char *text, *sha; int nkeys, nargs; } s[] = {
-        {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, 3, 4},
+        {DL_SCRIPT_ACQUIRE, DL_SCRIPT_ACQUIRE_SHA, 4, 4},
         {DL_SCRIPT_RELEASE, DL_SCRIPT_RELEASE_SHA, 3, 2},
         {DL_SCRIPT_CANCEL, DL_SCRIPT_CANCEL_SHA, 3, 2},
-        {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA, 5, 4},
-        {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, 4, 5},
+        {DL_SCRIPT_FAIR_ACQUIRE, DL_SCRIPT_FAIR_ACQUIRE_SHA, 6, 4},
+        {DL_SCRIPT_FAIR_RELEASE, DL_SCRIPT_FAIR_RELEASE_SHA, 5, 5},
         {DL_SCRIPT_REFRESH, DL_SCRIPT_REFRESH_SHA, 1, 2},
         {DL_SCRIPT_STATUS, DL_SCRIPT_STATUS_SHA, 1, 1},
         {DL_SCRIPT_WAKE, DL_SCRIPT_WAKE_SHA, 2, 1},

@@ -1,5 +1,6 @@
 #include "dl_key.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "../base/dl_hashslot.h"
@@ -96,4 +97,52 @@ plain:
     memcpy(out, key, key_len);
     memcpy(out + key_len, suffix, suffix_len);
     return key_len + suffix_len;
+}
+
+static char slot_tags[DL_SLOTS][DL_KEY_TAG_LEN];
+static pthread_once_t slot_tags_once = PTHREAD_ONCE_INIT;
+
+/* Every 3-byte tag in dl_key_find_tag's order; a slot keeps the first that lands in it. */
+static void build_slot_tags(void)
+{
+    static unsigned char filled[DL_SLOTS];
+    size_t a, b, c;
+    for (a = 0; a < TAG_ALPHABET_LEN; a++) {
+        uint16_t ca = dl_crc16_update(0, &tag_alphabet[a], 1);
+        for (b = 0; b < TAG_ALPHABET_LEN; b++) {
+            uint16_t cb = dl_crc16_update(ca, &tag_alphabet[b], 1);
+            for (c = 0; c < TAG_ALPHABET_LEN; c++) {
+                unsigned s = dl_crc16_update(cb, &tag_alphabet[c], 1) & (DL_SLOTS - 1);
+                if (filled[s]) continue;
+                filled[s] = 1;
+                slot_tags[s][0] = tag_alphabet[a];
+                slot_tags[s][1] = tag_alphabet[b];
+                slot_tags[s][2] = tag_alphabet[c];
+            }
+        }
+    }
+}
+
+void dl_key_slot_tag(unsigned slot, char *tag)
+{
+    pthread_once(&slot_tags_once, build_slot_tags);
+    memcpy(tag, slot_tags[slot & (DL_SLOTS - 1)], DL_KEY_TAG_LEN);
+}
+
+size_t dl_key_fence_counter(const char *prefix, size_t prefix_len, unsigned slot, char *out)
+{
+    static const char mark[] = "distlock:fence";
+    int braces = prefix_len && (memchr(prefix, '{', prefix_len) || memchr(prefix, '}', prefix_len));
+    size_t n;
+
+    if (braces && !dl_key_has_tag(prefix, prefix_len)) return 0;
+    if (prefix_len) memcpy(out, prefix, prefix_len);
+    memcpy(out + prefix_len, mark, sizeof(mark) - 1);
+    n = prefix_len + sizeof(mark) - 1;
+    if (braces) return n;   /* the prefix's tag decides every slot under it */
+    out[n++] = '{';
+    dl_key_slot_tag(slot, out + n);
+    n += DL_KEY_TAG_LEN;
+    out[n++] = '}';
+    return n;
 }

@@ -66,4 +66,32 @@ size_t dl_key_derive(const char *key, size_t key_len, const char *suffix, size_t
  */
 int dl_key_find_tag(unsigned crc_before, unsigned slot, char *tag);
 
+/*
+ * The fencing counter of a slot (docs/decisions.md, "Fencing counters per
+ * hash slot"). Every fenced grant of every name whose key hashes to `slot`
+ * increments one counter, so fencing over any number of names keeps at most
+ * 16384 counters per prefix (Redis Cluster's slot count), and a name's tokens
+ * still strictly increase: one slot's counter orders every grant of every
+ * name in it, and it moves with its slot when a cluster reshards. The key
+ * starts with the prefix (the ACL pattern ~<prefix>* covers it) and hashes to
+ * `slot`:
+ *   prefix without '{' or '}':   prefix "distlock:fence{" T "}"   slot(T) = slot
+ *   prefix with a hash tag:      prefix "distlock:fence"  (every key under it
+ *                                                  is in that tag's slot)
+ * T is dl_key_slot_tag(slot). Writes it into out (room for
+ * DL_KEY_COUNTER_MAX(prefix_len) bytes, no NUL) and returns its length; 0
+ * for any other prefix (a '{' or '}' but no tag: which slot a key lands in
+ * then depends on the name), where the caller keeps a counter per name.
+ */
+#define DL_KEY_COUNTER_MAX(prefix_len) ((prefix_len) + 14 + DL_KEY_TAG_LEN + 2)
+size_t dl_key_fence_counter(const char *prefix, size_t prefix_len, unsigned slot, char *out);
+
+/*
+ * The tag of a slot: the first tag (dl_key_find_tag's order, from CRC 0)
+ * whose CRC16 lands in `slot` (0..16383), into tag[0..DL_KEY_TAG_LEN).
+ * Every client derives the same tag for a slot. A table built once per
+ * process (about 1 ms, thread-safe); then a copy.
+ */
+void dl_key_slot_tag(unsigned slot, char *tag);
+
 #endif

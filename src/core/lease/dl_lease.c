@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_hashslot.h"
 #include "../base/dl_proc.h"
 #include "../base/dl_token.h"
 #include "dl_key.h"
@@ -34,6 +35,7 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     size = sizeof(*l) + klen + 1 + tlen + 1;
     for (i = 0; i < NSUFFIXES; i++) size += DL_KEY_DERIVED_MAX(klen, suffixes[i].len) + 1;
     size += DL_KEY_DERIVED_MAX(klen, suffixes[NSUFFIXES - 1].len) + tlen + 1;
+    size += DL_KEY_COUNTER_MAX(prefix_len) + 1;
     l = malloc(size);
     if (!l) {
         dl_error_set(err, DL_ERR_NOMEM, "out of memory");
@@ -58,7 +60,7 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
         return NULL;
     }
     p += tlen + 1;
-    slots[0] = &l->fence_key; lens[0] = &l->fence_key_len;
+    slots[0] = &l->name_fence_key; lens[0] = &l->name_fence_key_len;
     slots[1] = &l->wake_key; lens[1] = &l->wake_key_len;
     slots[2] = &l->waiters_key; lens[2] = &l->waiters_key_len;
     slots[3] = &l->queue_key; lens[3] = &l->queue_key_len;
@@ -89,6 +91,16 @@ dl_lease_t *dl_lease_new(const char *prefix, size_t prefix_len, const char *name
     memcpy(p + l->wake_prefix_len, l->token, tlen);
     l->my_wake_key_len = l->wake_prefix_len + tlen;
     p[l->my_wake_key_len] = '\0';
+    p += l->my_wake_key_len + 1;
+    /* The slot's fencing counter; a prefix it cannot serve keeps the name's own. */
+    l->fence_key = p;
+    l->fence_key_len = dl_key_fence_counter(prefix, prefix_len, dl_slot_of(l->key, klen), p);
+    if (l->fence_key_len == 0) {
+        l->fence_key = l->name_fence_key;
+        l->fence_key_len = l->name_fence_key_len;
+    } else {
+        p[l->fence_key_len] = '\0';
+    }
     l->ttl_ms = ttl_ms;
     l->pid = dl_proc_pid();
     return l;
@@ -108,9 +120,9 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease)
 dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
 {
     dl_error_t err;
-    dl_lease_t *l = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, &err);
+    dl_lease_t *l = dl_lease_new(lease->key, lease->name_off, lease->key + lease->name_off,
+                                 lease->key_len - lease->name_off, lease->token, lease->token_len, lease->ttl_ms, &err);
     if (!l) return NULL;
-    l->name_off = lease->name_off;
     l->kind = lease->kind;
     l->permits = lease->permits;
     l->limit = lease->limit;

@@ -50,8 +50,12 @@ typedef struct dl_lease {
     size_t name_off;          /* the name is key + name_off (the prefix's length), for messages */
     char *token;              /* NUL-terminated */
     size_t token_len;
-    char *fence_key;          /* F  <key>{<key>}:fence      fencing counter (no TTL) */
+    char *fence_key;          /* F  <prefix>distlock:fence{<T>}  fencing counter of the key's slot (no TTL;
+                               *    dl_key_fence_counter), or name_fence_key for a prefix it cannot serve */
     size_t fence_key_len;
+    char *name_fence_key;     /* FN <key>{<key>}:fence      the name's own counter of earlier releases: a
+                               *    fenced grant moves the slot's counter past it and deletes it */
+    size_t name_fence_key_len;
     char *wake_key;           /* W  <key>{<key>}:wake       a release's wake token */
     size_t wake_key_len;
     char *waiters_key;        /* Q  <key>{<key>}:waiters    default-mode waiters */

@@ -46,8 +46,8 @@ typedef struct attempt {
 static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int waiting, attempt_t *a,
                            dl_error_t *err)
 {
-    const char *argv[3 + 4 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
-    size_t argvlen[3 + 4 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
+    const char *argv[3 + 5 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
+    size_t argvlen[3 + 5 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
     char nums[4][24];
     int argc = 0;
     size_t i;
@@ -59,12 +59,15 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
 #define ARG(s, len) do { argv[argc] = (s); argvlen[argc++] = (len); } while (0)
     ARG("EVALSHA", 7);
     ARG(DL_SCRIPT_MULTI_ACQUIRE_SHA, 40);
-    /* Per name: K, F when fencing, Q W when waiting (a try sends the names only). */
-    ARG(nums[0], dl_cmd_int(nums[0], (long long)((1 + (fenced ? 1 : 0) + (waiting ? 2 : 0)) * n)));
+    /* Per name: K, F FN when fencing, Q W when waiting (a try sends the names only). */
+    ARG(nums[0], dl_cmd_int(nums[0], (long long)((1 + (fenced ? 2 : 0) + (waiting ? 2 : 0)) * n)));
     for (i = 0; i < n; i++) {
         const dl_lease_t *l = leases[i];
         ARG(l->key, l->key_len);
-        if (fenced) ARG(l->fence_key, l->fence_key_len);
+        if (fenced) {
+            ARG(l->fence_key, l->fence_key_len);
+            ARG(l->name_fence_key, l->name_fence_key_len);
+        }
         if (waiting) {
             ARG(l->waiters_key, l->waiters_key_len);
             ARG(l->wake_key, l->wake_key_len);

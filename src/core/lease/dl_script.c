@@ -188,8 +188,8 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
 {
     static const char numkeys[][2] = {
         [DL_SHAPE_STATUS] = "1", [DL_SHAPE_REFRESH] = "1", [DL_SHAPE_RELEASE] = "3", [DL_SHAPE_CANCEL] = "3",
-        [DL_SHAPE_ACQUIRE] = "3", [DL_SHAPE_FAIR_ACQUIRE] = "5", [DL_SHAPE_FAIR_RELEASE] = "4",
-        [DL_SHAPE_FAIR_CANCEL] = "4", [DL_SHAPE_WAKE] = "2", [DL_SHAPE_SEM_ACQUIRE] = "4",
+        [DL_SHAPE_ACQUIRE] = "3", [DL_SHAPE_FAIR_ACQUIRE] = "5", [DL_SHAPE_FAIR_RELEASE] = "5",
+        [DL_SHAPE_FAIR_CANCEL] = "5", [DL_SHAPE_WAKE] = "2", [DL_SHAPE_SEM_ACQUIRE] = "4",
         [DL_SHAPE_SEM_RELEASE] = "4", [DL_SHAPE_SEM_REFRESH] = "2", [DL_SHAPE_SEM_USAGE] = "2", [DL_SHAPE_RW] = "7",
         [DL_SHAPE_INSPECT] = "6",
     };
@@ -220,7 +220,9 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         add_num(sc, DL_WAKE_TTL_MS);
         break;
     case DL_SHAPE_ACQUIRE:
+        /* FN only with fencing (each element costs the server a Lua string). */
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, waiters_key);
+        if (l->fencing) { ADD_KEY(sc, l, name_fence_key); sc->argv[2] = "4"; }
         ADD_KEY(sc, l, token);
         add_num(sc, ttl_ms);
         add(sc, l->fencing ? "1" : "0", 1);
@@ -229,6 +231,7 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
     case DL_SHAPE_FAIR_ACQUIRE:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, queue_key); ADD_KEY(sc, l, alive_key);
         ADD_KEY(sc, l, my_wake_key);
+        if (l->fencing) { ADD_KEY(sc, l, name_fence_key); sc->argv[2] = "6"; }
         ADD_KEY(sc, l, token);
         add_num(sc, ttl_ms);
         add(sc, l->fencing ? "1" : "0", 1);
@@ -266,6 +269,7 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
     case DL_SHAPE_RW:
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, wake_key); ADD_KEY(sc, l, waiters_key);
         ADD_KEY(sc, l, readers_key); ADD_KEY(sc, l, rwaiters_key); ADD_KEY(sc, l, rwake_key);
+        if (l->fencing) { ADD_KEY(sc, l, name_fence_key); sc->argv[2] = "8"; }
         ADD_KEY(sc, l, token);
         add_num(sc, ttl_ms);
         add(sc, l->fencing ? "1" : "0", 1);
@@ -274,7 +278,9 @@ static void build(script_call_t *sc, const dl_script_t *s, const dl_lease_t *l, 
         break;
     case DL_SHAPE_FAIR_RELEASE:
     case DL_SHAPE_FAIR_CANCEL:
+        /* FN always: the hand-over fences when the waiter asked, whatever this lease does. */
         ADD_KEY(sc, l, key); ADD_KEY(sc, l, fence_key); ADD_KEY(sc, l, queue_key); ADD_KEY(sc, l, alive_key);
+        ADD_KEY(sc, l, name_fence_key);
         ADD_KEY(sc, l, token);
         ADD_KEY(sc, l, wake_prefix);
         add_num(sc, DL_FAIR_CLAIM_MS);  /* the waiter's wake list lives as long as its claim */

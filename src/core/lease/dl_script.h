@@ -93,8 +93,8 @@ const char *dl_primitive_wake_key(const dl_lease_t *lease, size_t *len);
 
 /* The argument vector of one script call (EVALSHA sha numkeys key... arg...). */
 typedef struct dl_script_call {
-    const char *argv[16];
-    size_t argvlen[16];
+    const char *argv[20];
+    size_t argvlen[20];
     int argc;
     int nums;
     char num[5][24];

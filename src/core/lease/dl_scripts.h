@@ -10,7 +10,8 @@
  * against SCRIPT LOAD. Server time (TIME) is used only to age waiter entries;
  * Redis 7 replicates script effects, so TIME is allowed in scripts that write.
  *
- * Keys of a lock K (see dl_lock.h): F fencing counter, W wake list, Q waiters
+ * Keys of a lock K (see dl_lock.h): F the fencing counter of K's slot (FN the
+ * name's own counter of earlier releases: DL_LUA_FENCE), W wake list, Q waiters
  * (default mode: ZSET token -> expiry ms), FQ fair queue (ZSET token -> arrival
  * µs), FA fair liveness (HASH token -> "expiry_ms:ttl_ms:fence_flag"), and a
  * fair waiter's own wake list (<wake prefix><token>).
@@ -40,6 +41,21 @@
 #define DL_LUA_NOW_MS "tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)"
 
 /*
+ * Lua: `out` = the next fencing token, from counter c (the name's slot's:
+ * dl_key_fence_counter). fn is the name's own counter of earlier releases
+ * (one per name, never deleted then): while it exists it may be ahead of c,
+ * so c is moved past it and it is deleted, and no token is ever lower than
+ * one already given for the name. c == fn: a prefix that keeps per-name
+ * counters (dl_lease.h). docs/decisions.md, "Fencing counters per hash slot".
+ */
+#define DL_LUA_FENCE(c, fn, out) \
+    "local " out " = redis.call('INCR', " c ") " \
+    "if " c " ~= " fn " then local o = redis.call('GET', " fn ") " \
+        "if o then o = tonumber(o) " \
+            "if o >= " out " then " out " = o + 1 redis.call('SET', " c ", " out ") end " \
+            "redis.call('DEL', " fn ") end end "
+
+/*
  * Lua: hk = the kind of whoever holds K, from v = redis.pcall('GET', K):
  * nil (free), 'mutex', 'readers-writer', 'semaphore', or 'foreign' (a value no
  * distlock kind writes). Run only where K was found not ours: it costs nothing
@@ -63,7 +79,7 @@
 #define DL_LUA_MUTEX_ONLY DL_LUA_HOLDER_KIND("KEYS[1]", "v") DL_LUA_REFUSE_KIND("mutex")
 
 /*
- * Acquire (while waiting, or with fencing). KEYS K F Q; ARGV token, ttl ms,
+ * Acquire (while waiting, or with fencing). KEYS K F Q, and FN when fencing; ARGV token, ttl ms,
  * fence flag "1"/"0", waiter window ms ("0": not waiting). Granted: leaves Q,
  * returns {1, fence} (fence 0 without fencing). Taken: when waiting, enters Q
  * with an expiry (so the holder's release wakes a waiter), returns {0, PTTL}.
@@ -73,7 +89,7 @@
 #define DL_SCRIPT_ACQUIRE \
     "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then " \
         "if ARGV[4] ~= '0' then redis.call('ZREM', KEYS[3], ARGV[1]) end " \
-        "if ARGV[3] == '1' then return {1, redis.call('INCR', KEYS[2])} end " \
+        "if ARGV[3] == '1' then " DL_LUA_FENCE("KEYS[2]", "KEYS[4]", "f") "return {1, f} end " \
         "return {1, 0} " \
     "end " \
     "local v = redis.pcall('GET', KEYS[1]) " \
@@ -129,7 +145,7 @@
     "return 1"
 
 /*
- * Fair acquire. KEYS K F FQ FA MYWAKE; ARGV token, ttl ms, fence flag, liveness
+ * Fair acquire. KEYS K F FQ FA MYWAKE, and FN when fencing; ARGV token, ttl ms, fence flag, liveness
  * window ms ("0": do not queue, as tryLock). Already handed over to us (found
  * by this attempt rather than by BLPOP): extend the hand-over's claim to our
  * ttl and take it ({1, fence from our wake list}). Free and we are first among the live
@@ -159,7 +175,7 @@
     "if (not head or head == tok) and redis.call('EXISTS', KEYS[1]) == 0 then " \
         "redis.call('SET', KEYS[1], tok, 'PX', ARGV[2]) " \
         "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) " \
-        "if ARGV[3] == '1' then return {1, redis.call('INCR', KEYS[2])} end " \
+        "if ARGV[3] == '1' then " DL_LUA_FENCE("KEYS[2]", "KEYS[6]", "f") "return {1, f} end " \
         "return {1, 0} " \
     "end " \
     "local w = tonumber(ARGV[4]) " \
@@ -171,7 +187,7 @@
     "return {0, redis.call('PTTL', KEYS[1])}"
 
 /*
- * Fair release and fair cancel. KEYS K F FQ FA; ARGV token, wake prefix, wake
+ * Fair release and fair cancel. KEYS K F FQ FA FN; ARGV token, wake prefix, wake
  * list TTL ms, claim ms, "release" | "cancel". A cancelling waiter first leaves
  * the queue. If the lock is ours, it goes straight to the longest live waiter:
  * SET to its token for min(its ttl, claim) (a waiter that died after its last
@@ -198,7 +214,7 @@
         "local exp, ttl, fence = string.match(d or '', '^(%d+):(%d+):(%d)$') " \
         "if exp and tonumber(exp) >= now then " \
             "redis.call('SET', KEYS[1], head, 'PX', math.min(tonumber(ttl), tonumber(ARGV[4]))) " \
-            "local f = 0 if fence == '1' then f = redis.call('INCR', KEYS[2]) end " \
+            "local f = 0 if fence == '1' then " DL_LUA_FENCE("KEYS[2]", "KEYS[5]", "g") "f = g end " \
             "redis.call('RPUSH', ARGV[2] .. head, f) redis.call('PEXPIRE', ARGV[2] .. head, ARGV[3]) " \
             "return 1 " \
         "end " \
@@ -485,11 +501,11 @@
  * the exclusive waiters' wake list and RW the shared waiters'. Writer
  * preference: a live exclusive waiter keeps new shared holders out, so a
  * stream of readers cannot starve it. Every script has the same shape:
- * KEYS K F W Q R RQ RW; ARGV token, ttl ms, fence flag, waiter window ms ("0":
+ * KEYS K F W Q R RQ RW, and FN when fencing; ARGV token, ttl ms, fence flag, waiter window ms ("0":
  * not waiting), wake list TTL ms. K held by a mutex or a semaphore: DLKIND.
  */
 #define DL_LUA_RW_ARGS \
-    "local kK, kF, kW, kQ, kR, kRQ, kRW = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7] " \
+    "local kK, kF, kW, kQ, kR, kRQ, kRW, kFN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8] " \
     "local tok, win, wttl = ARGV[1], tonumber(ARGV[4]), ARGV[5] " \
     "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " "
 
@@ -569,7 +585,7 @@
         "redis.call('SET', kK, '\\0W' .. tok, 'PX', ARGV[2]) " \
         "if win > 0 then redis.call('ZREM', kQ, tok) " \
             "if redis.call('EXISTS', kQ) == 0 then redis.call('DEL', kW) end end " \
-        "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
+        "if ARGV[3] == '1' then " DL_LUA_FENCE("kF", "kFN", "f") "return {1, f} end " \
         "return {1, 0} " \
     "end " \
     DL_LUA_RW_ENTER("kQ") \
@@ -676,7 +692,7 @@
     "if held or redis.call('ZCARD', kR) > 1 then return {0, 0} end " \
     "redis.call('DEL', kR) " \
     "redis.call('SET', kK, '\\0W' .. tok, 'PX', ARGV[2]) " \
-    "if ARGV[3] == '1' then return {1, redis.call('INCR', kF)} end " \
+    "if ARGV[3] == '1' then " DL_LUA_FENCE("kF", "kFN", "f") "return {1, f} end " \
     "return {1, 0}"
 
 /* Demotion: the exclusive holder becomes a shared one (ttl ms), and shared waiters may join: 1, or 0/-1 as a release. */
@@ -692,13 +708,13 @@
 /*
  * ---- multi-locks: all of n names or none (dl_multi.h) ----
  *
- * KEYS, for each name in turn: K, then F when fencing, then Q W when waiting
- * (1 to 4 keys a name, all in one Cluster slot: a try without fencing sends
+ * KEYS, for each name in turn: K, then F FN when fencing, then Q W when waiting
+ * (1 to 5 keys a name, all in one Cluster slot: a try without fencing sends
  * only the names, as each KEYS/ARGV element costs the server a Lua string);
  * ARGV ttl ms, waiter window ms ("0": not waiting), then each name's owner
- * token. Fencing is told by the keys a name has (2, or 4 when waiting); the
+ * token. Fencing is told by the keys a name has (3, or 5 when waiting); the
  * wake list TTL is DL_WAKE_TTL_MS, 2000 (checked in dl_multi.c). Each name is SET NX to its own token for the
- * ttl (its own lease, fenced on its own counter when asked); when one is
+ * ttl (its own lease, fenced on its slot's counter when asked); when one is
  * taken, those set are deleted again (all or none, in one script). Granted:
  * 1 when neither fencing nor waiting, else {1, fence1 .. fencen} (fences 0
  * without fencing). Else nothing is taken: when waiting, we enter the waiters
@@ -712,8 +728,8 @@
 #define DL_SCRIPT_MULTI_ACQUIRE \
     "local call = redis.call " \
     "local n = #ARGV - 2 local s = #KEYS / n local win = tonumber(ARGV[2]) " \
-    "local fenced = s - (win > 0 and 2 or 0) == 2 " \
-    "local qo = fenced and 3 or 2 " \
+    "local fenced = s - (win > 0 and 2 or 0) == 3 " \
+    "local qo = fenced and 4 or 2 " \
     "local got = 0 " \
     "for i = 1, n do " \
         "if not call('SET', KEYS[s * i - s + 1], ARGV[2 + i], 'NX', 'PX', ARGV[1]) then break end " \
@@ -726,7 +742,7 @@
             "local b = s * i - s " \
             "if win > 0 then call('ZREM', KEYS[b + qo], ARGV[2 + i]) " \
                 "if call('EXISTS', KEYS[b + qo]) == 0 then call('DEL', KEYS[b + qo + 1]) end end " \
-            "if fenced then r[#r + 1] = call('INCR', KEYS[b + 2]) else r[#r + 1] = 0 end " \
+            "if fenced then " DL_LUA_FENCE("KEYS[b + 2]", "KEYS[b + 3]", "f") "r[#r + 1] = f else r[#r + 1] = 0 end " \
         "end " \
         "return r " \
     "end " \
@@ -856,11 +872,11 @@
     "return {3, n, 0, left, waiters}"
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
-#define DL_SCRIPT_ACQUIRE_SHA "712669aea10c5a16b113e68cf6c85b26b8fdc9b5"
+#define DL_SCRIPT_ACQUIRE_SHA "eb95a78a17e7dc59d306f0f798765f1a22853b27"
 #define DL_SCRIPT_RELEASE_SHA "fc4528dabd500e7425d632cffa6ca81d508efc8b"
 #define DL_SCRIPT_CANCEL_SHA "4350058ad868833ae9cbf3c08bf88cdbcfdab443"
-#define DL_SCRIPT_FAIR_ACQUIRE_SHA "fdbd3f665d2078ff71adee9eb47ff804a49d2161"
-#define DL_SCRIPT_FAIR_RELEASE_SHA "d90a209a70b37cc2ea5562e5a9de9ec2b7120c09"
+#define DL_SCRIPT_FAIR_ACQUIRE_SHA "ad6907d01888ecfcea9baad9513c375c86b80bf8"
+#define DL_SCRIPT_FAIR_RELEASE_SHA "f80f0ba198fb5ce94676abc13dee5cbed21424e2"
 #define DL_SCRIPT_REFRESH_SHA "3590fa48b246aa0565d213c2e8c3c1148eadc16a"
 #define DL_SCRIPT_STATUS_SHA "07a65b88d5806b926d60b600945d7851d331fdf6"
 #define DL_SCRIPT_UNDO_SHA "44994c25f7638147b581745952be2cc890301249"
@@ -871,20 +887,20 @@
 #define DL_SCRIPT_SEM_REFRESH_SHA "2a5559f7e5a9e38c02f9c0402857e570f33374f9"
 #define DL_SCRIPT_SEM_STATUS_SHA "da24647bf0f40c434b97520c7bad156a6b4224d3"
 #define DL_SCRIPT_SEM_USAGE_SHA "80d6e8566340f746acbca0fc4997115b7730ec4f"
-#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "9bea4cff6328424f86def2f127f90e2d40d1d5e9"
-#define DL_SCRIPT_RW_WRITE_RELEASE_SHA "c9f8da19098085f4e4d4f0f246f0502680590f6d"
-#define DL_SCRIPT_RW_WRITE_CANCEL_SHA "7ba0bbd2cd3169d2b2ba457d7e8e0919ef47eda2"
+#define DL_SCRIPT_RW_WRITE_ACQUIRE_SHA "50c1ffb2cdeaef4e6c19965f147720ed2397c929"
+#define DL_SCRIPT_RW_WRITE_RELEASE_SHA "dc6166014b9b12f787889ed9ae2fee00db63190c"
+#define DL_SCRIPT_RW_WRITE_CANCEL_SHA "6064e3d0e0c2f45b22f2c6f319b546cf1d10c56c"
 #define DL_SCRIPT_RW_WRITE_REFRESH_SHA "6c68c43b01eb0208ea43ec310a897dc98b6de561"
 #define DL_SCRIPT_RW_WRITE_STATUS_SHA "9e1747e262ee9f5253d9aaed132bc2fd4c82a7f7"
-#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "4408bc8c39f232c6f9a5a25a7d4f52e669712f6e"
-#define DL_SCRIPT_RW_SHARED_RELEASE_SHA "f8cad3ca86d05b9186a9708aacf33a6a3d04ac30"
-#define DL_SCRIPT_RW_SHARED_CANCEL_SHA "4b959b5aa3fe0361f6505e906471131413870d33"
-#define DL_SCRIPT_RW_SHARED_REFRESH_SHA "2743b25279b4161cc10d1b4d6355abdefe0bf7ec"
-#define DL_SCRIPT_RW_SHARED_STATUS_SHA "4229c7e77c2a0ac766e53c0f593b2fdad9be0648"
-#define DL_SCRIPT_RW_PROMOTE_SHA "8573e43c9218a61e891b04a2893c3c1fc4af8a67"
-#define DL_SCRIPT_RW_DEMOTE_SHA "7610b5fd605503b2d78dcd4d1a7dce73bd973f30"
+#define DL_SCRIPT_RW_SHARED_ACQUIRE_SHA "6dd4a7916a804341a9b649697ad179c6e0cf9451"
+#define DL_SCRIPT_RW_SHARED_RELEASE_SHA "6e2af7a83fc31741dee82451b5555d1f94968553"
+#define DL_SCRIPT_RW_SHARED_CANCEL_SHA "cc92b09dbcc780c9f316f57ae47241d77676ec50"
+#define DL_SCRIPT_RW_SHARED_REFRESH_SHA "c3d02297397201b2e42be167a8bc0dab4c2ef321"
+#define DL_SCRIPT_RW_SHARED_STATUS_SHA "6d004718f70ce496dc9ad5a1a3cbd986934fc7d5"
+#define DL_SCRIPT_RW_PROMOTE_SHA "b748e8f33e2ff8d9d6cb1cfab0b480ad1f375d60"
+#define DL_SCRIPT_RW_DEMOTE_SHA "d13dbce954b1d947d4e59a53dc5780bacb09bbdf"
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
-#define DL_SCRIPT_MULTI_ACQUIRE_SHA "d836a092747268fcbaa9d351abf83c9600bc1b90"
+#define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
 
 #endif

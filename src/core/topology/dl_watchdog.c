@@ -241,7 +241,8 @@ dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *
     pthread_once(&once, init_once);
     e = calloc(1, sizeof(*e));
     if (!e) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    e->lease = dl_lease_new("", 0, lease->key, lease->key_len, lease->token, lease->token_len, lease->ttl_ms, err);
+    e->lease = dl_lease_new(lease->key, lease->name_off, lease->key + lease->name_off, lease->key_len - lease->name_off,
+                            lease->token, lease->token_len, lease->ttl_ms, err);
     if (!e->lease) {
         free(e);
         return err ? err->code : DL_ERR_NOMEM;
