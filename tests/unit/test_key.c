@@ -206,6 +206,38 @@ static void test_tag_search_covers_every_slot(void **state)
     }
 }
 
+/* The fencing counter of a slot: every slot has a tag (the same one dl_key_find_tag finds from CRC 0),
+ * the counter key hashes to the slot, starts with the prefix, and a prefix with braces is served
+ * only when it has a tag (then one counter for all its keys). */
+static void test_fence_counter_per_slot(void **state)
+{
+    char tag[DL_KEY_TAG_LEN], want[DL_KEY_TAG_LEN], out[64];
+    unsigned slot;
+    size_t n;
+    (void)state;
+    for (slot = 0; slot < DL_SLOTS; slot++) {
+        dl_key_slot_tag(slot, tag);
+        assert_int_equal(dl_key_find_tag(0, slot, want), 1);
+        assert_memory_equal(tag, want, DL_KEY_TAG_LEN);
+        assert_int_equal(dl_crc16(tag, DL_KEY_TAG_LEN) & (DL_SLOTS - 1), slot);
+        n = dl_key_fence_counter("lock:", 5, slot, out);
+        assert_int_equal(n, 5 + 14 + 2 + DL_KEY_TAG_LEN);
+        assert_memory_equal(out, "lock:distlock:fence{", 20);
+        assert_int_equal(dl_slot_of(out, n), slot);
+    }
+    n = dl_key_fence_counter("", 0, 42, out);
+    assert_int_equal(dl_slot_of(out, n), 42);
+    /* A prefix with a tag: one counter, in the tag's slot (where every key under the prefix is). */
+    n = dl_key_fence_counter("app{1}:", 7, dl_slot_of("app{1}:x", 8), out);
+    assert_int_equal(n, 7 + 14);
+    assert_memory_equal(out, "app{1}:distlock:fence", n);
+    assert_int_equal(dl_slot_of(out, n), dl_slot_of("app{1}:anything", 15));
+    /* Braces without a tag: the slot depends on the name; the caller keeps per-name counters. */
+    assert_int_equal(dl_key_fence_counter("a{", 2, 0, out), 0);
+    assert_int_equal(dl_key_fence_counter("a}", 2, 0, out), 0);
+    assert_int_equal(dl_key_fence_counter("a{}b", 4, 0, out), 0);
+}
+
 static void test_has_tag(void **state)
 {
     (void)state;
@@ -227,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_random_keys_same_slot),
         cmocka_unit_test(test_tag_search_covers_every_slot),
         cmocka_unit_test(test_has_tag),
+        cmocka_unit_test(test_fence_counter_per_slot),
     };
     return cmocka_run_group_tests_name("dl_key", tests, NULL, NULL);
 }
