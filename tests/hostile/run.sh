@@ -74,9 +74,15 @@ if [ "$got" != "$OTHER" ]; then
     suite_end
 fi
 
-# The paths installed: the module, the ini, one conf.d link per SAPI.
+# The paths installed: the module, the ini, one conf.d link per SAPI; then
+# any other conf.d entry that enables distlock (a user's own, under another
+# name), which is put aside for the run so that only this setup loads it.
 PATHS=("$EXTDIR/distlock.so" "$ETC/mods-available/distlock.ini")
 for d in "$ETC"/*/conf.d; do [ -d "$d" ] && PATHS+=("$d/20-distlock.ini"); done
+N_OURS=${#PATHS[@]}
+while IFS= read -r p; do
+    [[ " ${PATHS[*]} " == *" $p "* ]] || PATHS+=("$p")
+done < <(grep -lsE '^[[:space:]]*extension[[:space:]]*=[[:space:]]*"?([^"]*/)?distlock(\.so)?"?[[:space:]]*$' "$ETC"/*/conf.d/*.ini)
 STATE_BEFORE=$(system_php_state)
 
 # Records the paths (and a copy of those that exist) before touching them.
@@ -85,7 +91,7 @@ journal_write() {
     mkdir -p "$JOURNAL"
     for p in "${PATHS[@]}"; do [ -e "$p" ] || [ -L "$p" ] && have+=("${p#/}"); done
     if [ "${#have[@]}" -gt 0 ]; then
-        tar -C / -cpf "$JOURNAL/backup.tar.tmp" "${have[@]}" || return 1
+        tar --format=posix -C / -cpf "$JOURNAL/backup.tar.tmp" "${have[@]}" || return 1
         mv "$JOURNAL/backup.tar.tmp" "$JOURNAL/backup.tar"
     fi
     printf '%s\n' "${PATHS[@]}" >"$JOURNAL/paths.tmp" && mv "$JOURNAL/paths.tmp" "$JOURNAL/paths"
@@ -101,10 +107,13 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 journal_write || { suite_fail "hostile: could not write the journal $JOURNAL"; suite_end; }
+for p in "${PATHS[@]:N_OURS}"; do rm -f "$p"; done
+rm -f "${PATHS[@]:0:N_OURS}"
 install -m 0644 "$other_so" "$EXTDIR/distlock.so"
 printf '; priority=20\nextension=distlock\n' >"$ETC/mods-available/distlock.ini"
-for p in "${PATHS[@]:2}"; do ln -sfn "$ETC/mods-available/distlock.ini" "$p"; done
-installed_sums=$(sha256sum "${PATHS[@]:0:2}"; for p in "${PATHS[@]:2}"; do echo "$p -> $(readlink "$p")"; done)
+for p in "${PATHS[@]:2:N_OURS-2}"; do ln -s "$ETC/mods-available/distlock.ini" "$p"; done
+installed() { sha256sum "${PATHS[@]:0:2}"; for p in "${PATHS[@]:2:N_OURS-2}"; do echo "$p -> $(readlink "$p")"; done; }
+installed_sums=$(installed)
 
 # system_php PHP-ARGS...: the system's PHP with the system's ini, as a user's
 # shell runs it (what the hostile setup changes).
@@ -138,9 +147,9 @@ else
     suite_fail "hostile A: the system's php printed '$got', not distlock $OTHER: the setup is not hostile"
 fi
 for s in $SUITES_A; do sub_suite A "$s"; done
-now_sums=$(sha256sum "${PATHS[@]:0:2}"; for p in "${PATHS[@]:2}"; do echo "$p -> $(readlink "$p")"; done)
+now_sums=$(installed)
 if [ "$now_sums" = "$installed_sums" ]; then
-    suite_pass "hostile A: the installed distlock $OTHER (module, ini, ${#PATHS[@]} paths) is byte-for-byte as installed"
+    suite_pass "hostile A: the installed distlock $OTHER (module, ini, $N_OURS paths) is byte-for-byte as installed"
 else
     diff <(echo "$installed_sums") <(echo "$now_sums") | sed 's/^/  | /'
     suite_fail "hostile A: the suites changed the system's distlock installation"
