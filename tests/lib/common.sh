@@ -10,6 +10,9 @@
 #   DISTLOCK_TEST_REDIS, DISTLOCK_TEST_REDIS_PORT, DISTLOCK_TEST_REDIS_SOCK,
 #   DISTLOCK_TEST_REDIS_AUTH, DISTLOCK_TEST_REDIS_AUTH_PORT,
 #   DISTLOCK_TEST_REDIS_PASSWORD, REDIS_SERVER, REDIS_CLI
+# Every PHP process it starts reads the php.ini and scan dir that
+# php_ini_setup (below) writes: PHPRC and PHP_INI_SCAN_DIR are exported, so
+# the system's php.ini and conf.d are never read.
 # It sources this file, counts with suite_pass/suite_fail/suite_count, and
 # ends with suite_end, which prints the plain line "N passed, N failed"
 # (", N skipped") that scripts/test adds to its own totals, and exits non-zero
@@ -21,6 +24,77 @@
 : "${PHP:=$(command -v php)}"
 export DISTLOCK_CACHE_DIR DISTLOCK_LOG_DIR PHP
 mkdir -p "$DISTLOCK_CACHE_DIR" "$DISTLOCK_LOG_DIR"
+
+# ---------------------------------------------------------------------------
+# The PHP configuration of the test command. A machine's PHP may load, through
+# its own php.ini or conf.d, a distlock of another build (or an
+# `extension=distlock` whose file is gone), Xdebug, or an ini line that warns
+# at every start: none of that may change a result. So every PHP process a
+# suite starts (php, Composer, PHPUnit, pecl, run-tests.php, php-fpm) reads a
+# php.ini and a scan dir written here: PHPRC names the php.ini (it wins over
+# the system's; php-fpm's -c wins over it), PHP_INI_SCAN_DIR replaces the
+# system's conf.d. The scan dir loads, from the system's extension dir, the
+# Debian-packaged extensions the suites use (PHP_INI_EXTENSIONS) that are
+# installed, in Debian's order ("; priority=N" of mods-available/NAME.ini,
+# default 20, as phpenmod does): never distlock, never Xdebug. The php.ini
+# holds the settings of Debian's CLI php.ini that a test can notice, written
+# out. A suite that runs another PHP build (tests/zts) gives it an empty scan
+# dir; `php -n` runs read neither.
+PHP_INI_EXTENSIONS="opcache pdo xml calendar ctype dom exif ffi fileinfo ftp gettext iconv intl mbstring phar
+    posix readline shmop simplexml sockets sysvmsg sysvsem sysvshm tokenizer xmlreader xmlwriter xsl
+    igbinary msgpack redis sqlite3 pdo_sqlite curl zip bcmath gmp"
+
+# php_ini_setup: (re)writes $DISTLOCK_LOG_DIR/php-ini/{php.ini,conf.d} for the
+# PHP in $PHP and exports PHPRC and PHP_INI_SCAN_DIR. Does nothing while PHP
+# is not installed (ensure_packages calls it again after installing).
+php_ini_setup() {
+    local dir="$DISTLOCK_LOG_DIR/php-ini" info extdir series name prio kind
+    { [ -n "$PHP" ] && [ -x "$PHP" ]; } || return 0
+    info=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR, "\n", PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION, "\n";' 2>/dev/null) || return 0
+    extdir=$(sed -n 1p <<<"$info") series=$(sed -n 2p <<<"$info")
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/conf.d"
+    cat >"$dir.tmp/php.ini" <<'EOF'
+; Written by tests/lib/common.sh (php_ini_setup): the php.ini of every PHP
+; process the test command starts: Debian's CLI settings, none read from it.
+memory_limit = -1
+error_reporting = E_ALL & ~E_DEPRECATED
+display_errors = Off
+display_startup_errors = On
+log_errors = On
+zend.assertions = -1
+zend.exception_ignore_args = On
+serialize_precision = -1
+short_open_tag = Off
+variables_order = "GPCS"
+request_order = "GP"
+default_socket_timeout = 60
+session.gc_probability = 0
+EOF
+    for name in $PHP_INI_EXTENSIONS; do
+        [ -f "$extdir/$name.so" ] || continue
+        prio=$(sed -nE 's/^;[[:space:]]*priority[[:space:]]*=[[:space:]]*([0-9]+).*/\1/p' \
+            "/etc/php/$series/mods-available/$name.ini" 2>/dev/null | head -n1)
+        kind=extension; [ "$name" = opcache ] && kind=zend_extension
+        echo "$kind=$name" >"$dir.tmp/conf.d/${prio:-20}-$name.ini"
+    done
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    export PHPRC="$dir/php.ini" PHP_INI_SCAN_DIR="$dir/conf.d"
+}
+php_ini_setup
+
+# system_php_state: one line per file or link of the system's PHP that the
+# test command must leave alone (the extension dir, /etc/php, the PEAR
+# registry and config, phpenmod's state), with its checksum or link target,
+# sorted: equal output before and after means nothing there changed.
+system_php_state() {
+    local extdir
+    extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;' 2>/dev/null)
+    find ${extdir:+"$extdir"} /etc/php /etc/pear /var/lib/php/modules /usr/share/php/.registry /usr/share/php/.channels \
+            /usr/share/php/.filemap /usr/share/php/.depdb \( -type f -o -type l \) -printf '%y %p %l\n' 2>/dev/null | sort |
+        while read -r type path link; do
+            if [ "$type" = f ]; then echo "$(sha256sum <"$path" | cut -c1-64) $path"; else echo "link $path -> $link"; fi
+        done
+}
 
 SUITE_PASSED=0
 SUITE_FAILED=0
@@ -81,6 +155,8 @@ ensure_packages() {
     fi
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } \
         >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
+    [ -n "$PHP" ] || PHP=$(command -v php || true)
+    php_ini_setup   # a new PHP or a new extension: the ini again
 }
 
 # The private deb-src setup shared by apt_source and apt_source_version: sets
@@ -225,9 +301,10 @@ run_phpunit() {
 # junit_count NAME FILE: adds the totals of a PHPUnit JUnit XML log (skipped
 # and incomplete tests count as failed) and lists what did not pass.
 junit_count() {
-    local name=$1 file=$2 out
+    local name=$1 file=$2 out err="$DISTLOCK_LOG_DIR/$1.junit-count.err"
     if [ ! -s "$file" ]; then suite_fail "$name: no JUnit log ($file)"; return 1; fi
-    # Not "php -n": SimpleXML is a shared extension on Debian, loaded by its php.ini.
+    # Not "php -n": SimpleXML is a shared extension on Debian, loaded by the
+    # suite's scan dir. Its stderr goes aside: a "PHP Warning" line is not a count.
     out=$("$PHP" -r '
         $x = @simplexml_load_file($argv[1]); if (!$x) { echo "0 1 0\nunreadable JUnit log\n"; exit; }
         $p = $f = $s = 0; $bad = [];
@@ -237,10 +314,14 @@ junit_count() {
             elseif (isset($t->skipped)) { $s++; $bad[] = "$id (skipped)"; }
             else { $p++; }
         }
-        echo "$p $f $s\n", implode("\n", $bad), "\n";' "$file" 2>&1)
+        echo "$p $f $s\n", implode("\n", $bad), "\n";' "$file" 2>"$err")
     local p f s
-    read -r p f s <<<"$(head -n1 <<<"$out")"
-    tail -n +2 <<<"$out" | sed '/^$/d; s/^/  not passed: /'
+    if [ -s "$err" ]; then excerpt "$err"; fi
+    if ! read -r p f s < <(grep -E '^[0-9]+ [0-9]+ [0-9]+$' <<<"$out" | head -n1) || [ -z "$s" ]; then
+        suite_fail "$name: could not count the JUnit log $file"
+        return 1
+    fi
+    grep -vE '^([0-9]+ [0-9]+ [0-9]+)?$' <<<"$out" | sed 's/^/  not passed: /'
     note "$name: $p passed, $f failed, $s skipped"
     suite_count "$p" "$((f + s))"
     [ $((f + s)) -eq 0 ] && [ "$p" -gt 0 ]

@@ -1,17 +1,37 @@
 #!/usr/bin/env bash
 # tests/packaging/run.sh — one check: `pecl package` of the shipped files (the
 # list in DISTLOCK_SHIPPED_LIST, "role<TAB>path" from scripts/gen-package-xml
-# --list), every one of them in the tarball, `pecl install` of it into the
-# system PHP, the module loads and prints nothing but its version, and
-# `pecl uninstall` removes it again.
+# --list), every one of them in the tarball, `pecl install` of it into a
+# scratch root (never into the system's PHP), the module it installed loads
+# from there and prints nothing but its version, and the system's PHP is
+# unchanged afterwards.
+#
+# How pecl is kept off the system (Debian's php-pear 1.10): --installroot does
+# not apply to a built extension (PEAR copies it to php-config's extension
+# dir), so the install uses --packagingroot=ROOT, which prefixes every file,
+# the built .so included, and the registry. PEAR's temp, cache, download and
+# registry dirs come from PHP_PEAR_* (with -C/-c naming config files that do
+# not exist, so no pear.conf or ~/.pearrc changes them) and lie in the
+# scratch dir. With --packagingroot PEAR unpacks the sources under ROOT but
+# builds them from the unprefixed temp dir: that dir is a link to the
+# prefixed one. `pecl uninstall` cannot be pointed at ROOT (with
+# --installroot it dies: "Call to a member function getPackageType() on
+# string"), and run against the registry it would delete the files at the
+# system paths it records: so what pecl wrote is removed by removing ROOT.
 set -uo pipefail
 source tests/lib/common.sh
 log="$DISTLOCK_LOG_DIR/pecl.log"
 scratch="$DISTLOCK_LOG_DIR/package"
 shipped=${DISTLOCK_SHIPPED_LIST:-}
-installed=0
-cleanup() { [ "$installed" = 1 ] && pecl uninstall distlock >>"$DISTLOCK_LOG_DIR/pecl-uninstall.log" 2>&1; installed=0; }
+pear="$scratch/pear"        # PEAR's own dirs (temp, cache, download, registry)
+root="$scratch/root"        # --packagingroot: what `pecl install` writes
+cleanup() { rm -rf "$root" "$pear"; }
 trap cleanup EXIT
+
+# pecl with every dir it writes in the scratch dir.
+PECL=(env PHP_PEAR_SYSCONF_DIR="$pear/etc" PHP_PEAR_METADATA_DIR="$pear/registry"
+      PHP_PEAR_TEMP_DIR="$pear/tmp" PHP_PEAR_CACHE_DIR="$pear/cache" PHP_PEAR_DOWNLOAD_DIR="$pear/download"
+      pecl -C "$pear/etc/pear.conf" -c "$pear/pearrc")
 
 packaging_check() {
     local ver tarball out f nmissing=0
@@ -27,13 +47,14 @@ packaging_check() {
     [ -n "$ver" ] || { note "no <version><release> in package.xml"; return 1; }
 
     # pecl package in a scratch copy holding just the shipped files.
-    rm -rf "$scratch" && mkdir -p "$scratch"
-    cut -f2 "$shipped" | tar -cf - -T - package.xml | tar -C "$scratch" -xf -
-    if ! (cd "$scratch" && pecl package package.xml) >>"$log" 2>&1; then
+    rm -rf "$scratch" && mkdir -p "$scratch/src" "$pear/etc" "$root$pear/tmp"
+    ln -s "$root$pear/tmp" "$pear/tmp"
+    cut -f2 "$shipped" | tar -cf - -T - package.xml | tar -C "$scratch/src" -xf -
+    if ! (cd "$scratch/src" && "${PECL[@]}" package package.xml) >>"$log" 2>&1; then
         note "pecl package failed:"; excerpt "$log" --tail
         return 1
     fi
-    tarball="$scratch/distlock-$ver.tgz"
+    tarball="$scratch/src/distlock-$ver.tgz"
     [ -f "$tarball" ] || { note "pecl package wrote no $tarball"; excerpt "$log" --tail; return 1; }
     # Every shipped file must be in the tarball (pecl does not notice missing ones).
     tar -tzf "$tarball" >"$DISTLOCK_LOG_DIR/pecl-tarball.txt"
@@ -46,33 +67,45 @@ packaging_check() {
     [ "$nmissing" -eq 0 ] || return 1
     note "distlock-$ver.tgz: $(wc -l <"$DISTLOCK_LOG_DIR/pecl-tarball.txt") entries, all $(wc -l <"$shipped") shipped files present"
 
-    # pecl install into the system PHP (answers the configure prompt with its default).
-    installed=1
-    if ! printf '\n' | timeout --kill-after=30 900 pecl install -f "$tarball" >"$DISTLOCK_LOG_DIR/pecl-install.log" 2>&1; then
+    # pecl install into the scratch root (answers the configure prompt with its default).
+    if ! printf '\n' | timeout --kill-after=30 900 "${PECL[@]}" install -O --packagingroot="$root" "$tarball" \
+            >"$DISTLOCK_LOG_DIR/pecl-install.log" 2>&1; then
         note "pecl install failed:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
         return 1
     fi
     grep -E 'warning:' "$DISTLOCK_LOG_DIR/pecl-install.log" | head -n 20 | sed 's/^/  | /' || true
-    out=$("$PHP" -n -d extension=distlock -r 'echo phpversion("distlock");' 2>&1 || true)
+    so="$root$extdir/distlock.so"
+    if [ ! -f "$so" ]; then
+        note "pecl install wrote no $so:"; grep -E "^Installing '" "$DISTLOCK_LOG_DIR/pecl-install.log" | sed 's/^/  | /'
+        return 1
+    fi
+    if ! grep -qE "^install ok: channel://pecl.php.net/distlock-$ver\$" "$DISTLOCK_LOG_DIR/pecl-install.log" ||
+       [ ! -f "$root$pear/registry/.registry/.channel.pecl.php.net/distlock.reg" ]; then
+        note "pecl install did not register distlock-$ver in the scratch registry:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
+        return 1
+    fi
+    out=$("$PHP" -n -d "extension_dir=$root$extdir" -d extension=distlock -r 'echo phpversion("distlock");' 2>&1 || true)
     if [ "$out" != "$ver" ]; then
-        note "php -n -d extension=distlock printed (want exactly \"$ver\"):"
+        note "php -n -d extension_dir=<scratch root> -d extension=distlock printed (want exactly \"$ver\"):"
         printf '%s\n' "$out" | head -n 30 | sed 's/^/  | /'
         return 1
     fi
-    note "pecl install ok; php -d extension=distlock loads version $out silently"
-    if ! pecl uninstall distlock >"$DISTLOCK_LOG_DIR/pecl-uninstall.log" 2>&1; then
-        note "pecl uninstall failed:"; excerpt "$DISTLOCK_LOG_DIR/pecl-uninstall.log" --tail
-        return 1
-    fi
-    installed=0
-    if [ -e "$(php-config --extension-dir)/distlock.so" ]; then
-        note "pecl uninstall left $(php-config --extension-dir)/distlock.so behind"
-        return 1
-    fi
+    note "pecl install ok into $root ($(cd "$root" && find . -type f | grep -vc "^\.$pear/") files, registry included); it loads from there as $out, silently"
 }
+
+extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')
+before=$(system_php_state)
 if packaging_check; then
-    suite_pass "packaging: pecl package / install / load / uninstall"
+    suite_pass "packaging: pecl package / install into a scratch root / load"
 else
     suite_fail "packaging (logs: $DISTLOCK_LOG_DIR/pecl*.log)"
+fi
+cleanup
+after=$(system_php_state)
+if [ "$before" = "$after" ]; then
+    suite_pass "packaging: the system's PHP is untouched (extension dir, /etc/php, PEAR registry: $(wc -l <<<"$after") files, checksums equal)"
+else
+    diff <(echo "$before") <(echo "$after") | head -n 40 | sed 's/^/  | /'
+    suite_fail "packaging: the system's PHP changed during the run (above: < before, > after)"
 fi
 suite_end

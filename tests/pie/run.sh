@@ -9,10 +9,17 @@
 #      track), and the build PIE runs on it (phpize, ./configure with the
 #      configure option PIE passes, --with-hiredis=PREFIX, make) gives a module
 #      that loads silently and reports the version of php_distlock.h;
+#      `make install` of it (PIE's install step) puts distlock.so into the
+#      extension dir, where it loads;
 #   3. PIE itself (php/pie through Composer) installs it from that path
-#      repository into the system PHP, it loads silently, and it is removed
-#      again. The Packagist copy this machine reaches does not serve php/pie:
-#      then this check says so in a note, and 1 and 2 are what is checked.
+#      repository, it loads silently. The Packagist copy this machine reaches
+#      does not serve php/pie: then this check says so in a note, and 1 and 2
+#      are what is checked.
+# PIE installs into the system's PHP (make install into php-config's extension
+# dir, and it enables the extension in /etc/php): here every install runs in a
+# private mount namespace (in_scratch_php) where the extension dir, /etc/php
+# and /var/lib/php are overlays whose writes land in the scratch dir, so the
+# system's PHP never changes (asserted: system_php_state before and after).
 set -uo pipefail
 source tests/lib/common.sh
 ensure_packages composer git php8.2-dev libhiredis-dev || { suite_fail "pie: apt-get install composer git php8.2-dev libhiredis-dev"; suite_end; }
@@ -20,14 +27,29 @@ composer_env
 root=$PWD
 scratch="$DISTLOCK_LOG_DIR/scratch"
 want=$(sed -nE 's/^#define PHP_DISTLOCK_VERSION "([^"]+)"/\1/p' php_distlock.h)
-pie_installed=0
-cleanup() {
-    if [ "$pie_installed" = 1 ]; then
-        rm -f "$(php-config --extension-dir)/distlock.so" /etc/php/8.2/mods-available/distlock.ini
-        find /etc/php/8.2 -name '*distlock.ini' -type l -delete 2>/dev/null
-    fi
+extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')
+state_before=$(system_php_state)
+
+# in_scratch_php NAME CMD...: runs CMD in a private mount namespace where the
+# extension dir, /etc/php and /var/lib/php are overlays: what CMD writes there
+# (those that exist) lands in $scratch/NAME/upper/{ext,etc-php,var-lib-php},
+# the system's copies stay as they are, and the mounts end with CMD.
+in_scratch_php() {
+    local d="$scratch/$1" pairs= p
+    shift
+    for p in "$extdir:ext" /etc/php:etc-php /var/lib/php:var-lib-php; do
+        [ -d "${p%%:*}" ] && pairs+=" $p"
+    done
+    PAIRS=$pairs unshare --mount --propagation private bash -c '
+        set -e
+        d=$1; shift
+        for p in $PAIRS; do
+            dir=${p%%:*} n=${p##*:}
+            mkdir -p "$d/upper/$n" "$d/work/$n"
+            mount -t overlay overlay -o "lowerdir=$dir,upperdir=$d/upper/$n,workdir=$d/work/$n" "$dir"
+        done
+        exec "$@"' in_scratch_php "$d" "$@"
 }
-trap cleanup EXIT
 
 # The release archive's files, copied to a source directory: a path repository of it.
 rm -rf "$scratch" && mkdir -p "$scratch/src" "$scratch/project"
@@ -75,6 +97,17 @@ else
         note "php -n -d extension=... printed (want exactly \"$want\"):"; printf '%s\n' "$out" | head -n 20 | sed 's/^/  | /'
         suite_fail "pie build: the module built from the delivered package does not load silently"
     fi
+    # PIE's install step, make install, into the extension dir (an overlay here).
+    if ! in_scratch_php make-install bash -c 'make -C "$1" install && "$2" -n -d extension=distlock -r "echo phpversion(\"distlock\");"' \
+            _ "$pkgdir" "$PHP" >"$DISTLOCK_LOG_DIR/make-install.log" 2>&1; then
+        excerpt "$DISTLOCK_LOG_DIR/make-install.log" --tail
+        suite_fail "pie build: make install into the extension dir (an overlay in a private mount namespace) failed"
+    elif [ ! -f "$scratch/make-install/upper/ext/distlock.so" ] || [ "$(tail -n1 "$DISTLOCK_LOG_DIR/make-install.log")" != "$want" ]; then
+        excerpt "$DISTLOCK_LOG_DIR/make-install.log" --tail
+        suite_fail "pie build: make install wrote no distlock.so into the extension dir, or it did not load from there as $want"
+    else
+        suite_pass "pie build: make install puts distlock.so into the extension dir (an overlay in a private mount namespace), where extension=distlock loads it as $want"
+    fi
 fi
 
 # 3. PIE itself, when the registry serves it.
@@ -89,21 +122,28 @@ else
         suite_fail "pie: composer could not install php/pie"
     else
         pie=("$PHP" "$piedir/bin/pie")
-        pie_installed=1
+        export PIE_WORKING_DIRECTORY="$scratch/pie-home"    # not ~/.pie
         if ! { "${pie[@]}" repository:add path "$scratch/src" &&
-               "${pie[@]}" install --with-hiredis=/usr "distlock/distlock:$want"; } >"$DISTLOCK_LOG_DIR/pie.log" 2>&1; then
+               in_scratch_php pie "${pie[@]}" install --with-hiredis=/usr "distlock/distlock:$want"; } >"$DISTLOCK_LOG_DIR/pie.log" 2>&1; then
             excerpt "$DISTLOCK_LOG_DIR/pie.log" --tail
             suite_fail "pie: pie install distlock/distlock failed"
         else
-            out=$("$PHP" -n -d extension=distlock -r 'echo phpversion("distlock");' 2>&1)
-            if [ "$out" = "$want" ]; then
-                suite_pass "pie: pie install distlock/distlock into the system PHP; loads silently as $out"
+            out=$(in_scratch_php pie "$PHP" -n -d extension=distlock -r 'echo phpversion("distlock");' 2>&1)
+            if [ "$out" = "$want" ] && [ -f "$scratch/pie/upper/ext/distlock.so" ]; then
+                suite_pass "pie: pie install distlock/distlock into the extension dir (an overlay in a private mount namespace); loads silently as $out"
             else
                 printf '%s\n' "$out" | head -n 20 | sed 's/^/  | /'
-                suite_fail "pie: the module PIE installed does not load silently"
+                suite_fail "pie: the module PIE installed is not in the extension dir or does not load silently"
             fi
         fi
         "${pie[@]}" repository:remove "$scratch/src" >>"$DISTLOCK_LOG_DIR/pie.log" 2>&1
     fi
+fi
+state_after=$(system_php_state)
+if [ "$state_before" = "$state_after" ]; then
+    suite_pass "pie: the system's PHP is untouched (extension dir, /etc/php, PEAR registry: $(wc -l <<<"$state_after") files, checksums equal)"
+else
+    diff <(echo "$state_before") <(echo "$state_after") | head -n 40 | sed 's/^/  | /'
+    suite_fail "pie: the system's PHP changed during the run (above: < before, > after)"
 fi
 suite_end

@@ -84,6 +84,9 @@ fi
 
 section "phpt suite on the ZTS CLI"
 export PHP="$ZTS_PHP" DISTLOCK_SO="$ZBUILD/modules/distlock.so" TEST_PHP_EXECUTABLE="$ZTS_PHP"
+# From here on PHP is the ZTS build (another API than the system's
+# extensions): the ini of its runs is their -n or PHPRC below, no scan dir.
+export PHP_INI_SCAN_DIR= PHPRC="$DISTLOCK_LOG_DIR/ini"
 phpt_use_dir tests/phpt
 run_phpt "phpt (PHP ZTS)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
 count_phpt "phpt (PHP ZTS)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
