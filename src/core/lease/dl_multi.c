@@ -110,13 +110,19 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     return st;
 }
 
-/* Best effort, one round trip, errors ignored: what is left behind expires. */
+/* Best effort, one round trip, errors ignored: what is left behind expires.
+ * Within the call's bound; when it is spent, written without the caller
+ * waiting (dl_script_defer; issue 27.3), replies read before the next command. */
 static void run_each_quietly(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
                              dl_lease_t *const *leases)
 {
-    dl_error_t ignored;
-    int flags[DL_MULTI_MAX];
-    (void)dl_script_run_many(t, pick, n, leases, flags, &ignored);
+    size_t i;
+    if (dl_call_bound_left_us() > 0) {
+        dl_error_t ignored;
+        int flags[DL_MULTI_MAX];
+        if (dl_script_run_many(t, pick, n, leases, flags, &ignored) != DL_ERR_CONNECT) return;
+    }
+    for (i = 0; i < n; i++) dl_script_defer(t, pick(leases[i]), leases[i]);
 }
 
 static const dl_script_t *cancel_of(const dl_lease_t *lease) { return dl_primitive_of(lease)->cancel; }
