@@ -111,17 +111,21 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
 }
 
 /* Best effort, one round trip, errors ignored: what is left behind expires.
- * Within the call's bound; when it is spent, written without the caller
- * waiting (dl_script_defer; issue 27.3), replies read before the next command. */
+ * Within the call's bound (and a grace); when no connection can be had by
+ * then, kept and written before the next command (dl_script_defer; issue 27.3). */
 static void run_each_quietly(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
                              dl_lease_t *const *leases)
 {
     size_t i;
-    if (dl_call_bound_left_us() > 0) {
-        dl_error_t ignored;
-        int flags[DL_MULTI_MAX];
-        if (dl_script_run_many(t, pick, n, leases, flags, &ignored) != DL_ERR_CONNECT) return;
-    }
+    dl_call_bound_t saved;
+    dl_error_t ignored;
+    int flags[DL_MULTI_MAX];
+    dl_status_t st;
+    /* As dl_script_run_or_defer: at most DL_PENDING_GRACE_US past the call's bound. */
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
+    st = dl_script_run_many(t, pick, n, leases, flags, &ignored);
+    dl_call_bound_end(&saved);
+    if (st != DL_ERR_CONNECT) return;
     for (i = 0; i < n; i++) dl_script_defer(t, pick(leases[i]), leases[i]);
 }
 

@@ -156,10 +156,12 @@ dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const 
 void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease);
 
 /*
- * Best-effort cleanup (an undo, a cancel) within the call's bound: run at once
- * (one attempt, reply read, errors ignored) while the bound has time left, so
- * that the caller returns with it done; deferred (dl_script_defer) when the
- * bound is spent or no connection could be had within it.
+ * Best-effort cleanup (an undo, a cancel): run at once (one attempt, reply
+ * read, errors ignored) within what is left of the call's bound and at most
+ * DL_PENDING_GRACE_US past it, so that the caller returns with it done when
+ * the server answers; a reply not in by then is dropped with its connection
+ * (the command, written, still runs); deferred (dl_script_defer) when no
+ * connection could be had in that time.
  */
 void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval);
 
