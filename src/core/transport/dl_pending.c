@@ -113,11 +113,17 @@ void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_f
     dl_reply_t none;
 
     memset(&none, 0, sizeof(none));
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
     if (!t->pending || !t->send) {
-        fn(arg, t, DL_PENDING_LOST, &none);
+        /* A transport without deferred replies (Cluster's router): one call
+         * within the grace, so that the command is at least written; a reply
+         * not in by then is dropped with its connection. */
+        st = t->call(t->impl, 1, cmd, &none, 0, &err);
+        dl_call_bound_end(&saved);
+        fn(arg, t, st == DL_OK ? DL_PENDING_REPLY : DL_PENDING_LOST, &none);
+        dl_reply_free(&none);
         return;
     }
-    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
     st = dl_pending_send(t, cmd, fn, arg, &err);
     dl_call_bound_end(&saved);
     if (st == DL_OK) return;

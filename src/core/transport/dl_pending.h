@@ -119,6 +119,8 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
  * case (LOST when it could not be kept or written; ABANDONED in another
  * process, or when the connection is freed first): the command must be
  * idempotent and harmless if it never runs (a lease it would end ends at its TTL).
+ * A transport that cannot defer (no send: Cluster's router) makes one call
+ * within the grace instead, so that the command is at least written.
  */
 void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg);
 
