@@ -7,6 +7,7 @@
 #include "../base/dl_clock.h"
 #include "../base/dl_hashslot.h"
 #include "../lease/dl_multi.h"
+#include "../lease/dl_replicas.h"
 #include "../lease/dl_rwlock.h"
 #include "dl_cluster.h"
 #include "../transport/dl_conn.h"
@@ -25,6 +26,7 @@ struct dl_target {
 };
 
 static void bound_begin(const dl_target_t *tg, int64_t wait_us, dl_call_bound_t *saved);
+static void bound_begin_lease(const dl_target_t *tg, int64_t wait_us, const dl_lease_t *lease, dl_call_bound_t *saved);
 
 /* ---- configurations ------------------------------------------------------ */
 
@@ -245,10 +247,28 @@ static int64_t call_timeout_us(const dl_target_t *tg)
 
 static void bound_begin(const dl_target_t *tg, int64_t wait_us, dl_call_bound_t *saved)
 {
-    int64_t timeout_us = call_timeout_us(tg);
-    if (wait_us > timeout_us) dl_call_bound_begin(saved, wait_us, "wait");
-    else dl_call_bound_begin(saved, timeout_us, "timeout");
+    bound_begin_lease(tg, wait_us, NULL, saved);
 }
+
+/* With min_replicas, the WAIT that goes with a grant or a refresh may block
+ * replica_timeout more than a round trip (dl_replicas_extra_us): the bound is
+ * timeout + replica_timeout then, so that a slow replica reads as a
+ * ReplicationException, not a timeout. */
+static void bound_begin_lease(const dl_target_t *tg, int64_t wait_us, const dl_lease_t *lease, dl_call_bound_t *saved)
+{
+    int64_t timeout_us = call_timeout_us(tg) + (lease ? dl_replicas_extra_us(lease) : 0);
+    if (wait_us > timeout_us) dl_call_bound_begin(saved, wait_us, "wait");
+    else dl_call_bound_begin(saved, timeout_us, lease && dl_replicas_wanted(lease) ? "timeout + replica_timeout" : "timeout");
+}
+
+#define BOUNDED_LEASE(tg, wait_us, lease, expr) do {    \
+        dl_call_bound_t saved_;                         \
+        dl_status_t st_;                                \
+        bound_begin_lease((tg), (wait_us), (lease), &saved_); \
+        st_ = (expr);                                   \
+        dl_call_bound_end(&saved_);                     \
+        return st_;                                     \
+    } while (0)
 
 #define BOUNDED(tg, wait_us, expr) do {                 \
         dl_call_bound_t saved_;                         \
@@ -279,7 +299,7 @@ dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acqui
         memset(res, 0, sizeof(*res));
         return redlock_refuses(kind_name(lease), err);
     }
-    BOUNDED(tg, opts->wait_us, REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
+    BOUNDED_LEASE(tg, opts->wait_us, lease, REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
                        : dl_lock_acquire(&tg->single, lease, opts, res, err));
 }
 
@@ -338,14 +358,14 @@ dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const 
 
 dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
 {
-    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
+    BOUNDED_LEASE(tg, 0, lease, REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
                        : dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err));
 }
 
 dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *extended,
                                    dl_error_t *err)
 {
-    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_refresh_many(&tg->quorum, n, leases, extended, err)
+    BOUNDED_LEASE(tg, 0, n > 0 ? leases[0] : NULL, REDLOCK(tg) ? dl_quorum_refresh_many(&tg->quorum, n, leases, extended, err)
                        : dl_lock_refresh_many(&tg->single, n, leases, extended, err));
 }
 
@@ -387,7 +407,7 @@ dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const
         memset(res, 0, sizeof(*res));
         return redlock_refuses("multi-locks are", err);
     }
-    BOUNDED(tg, opts->wait_us, one_node(tg, n, leases) ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
+    BOUNDED_LEASE(tg, opts->wait_us, n > 0 ? leases[0] : NULL, one_node(tg, n, leases) ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
                                    : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err));
 }
 
