@@ -38,6 +38,19 @@ void dl_call_bound_begin(dl_call_bound_t *saved, int64_t bound_us, const char *w
     bound.until_ns = until;
     bound.bound_us = bound_us;
     bound.what = what;
+    bound.fresh = 1;
+}
+
+int dl_call_bound_fresh(void)
+{
+    return bound.until_ns != 0 && bound.fresh;
+}
+
+void dl_call_bound_started(int64_t took_ns)
+{
+    if (bound.until_ns == 0 || !bound.fresh) return;
+    if (took_ns > 0) bound.until_ns += took_ns;
+    bound.fresh = 0;
 }
 
 void dl_call_bound_end(const dl_call_bound_t *saved)
@@ -50,6 +63,7 @@ void dl_call_bound_grace(dl_call_bound_t *saved, int64_t grace_us)
     int64_t until = dl_clock_now_ns() + grace_us * 1000;
     *saved = bound;
     if (bound.until_ns != 0 && bound.until_ns < until) bound.until_ns = until;
+    bound.fresh = 0;
 }
 
 int64_t dl_call_bound_left_us(void)

@@ -30,6 +30,7 @@ typedef struct dl_call_bound {
     int64_t until_ns;   /* monotonic; 0: no bound open */
     int64_t bound_us;   /* the whole bound, for messages */
     const char *what;   /* which option set it: "timeout" or "wait" (static string) */
+    int fresh;          /* nothing sent yet: a connect made now is the call's first step */
 } dl_call_bound_t;
 
 /* Opens a bound of bound_us (> 0) from now, named what; *saved receives the
@@ -44,6 +45,16 @@ void dl_call_bound_end(const dl_call_bound_t *saved);
  * for: the undo of an ambiguous acquire, a wait's cancel) run until now +
  * grace_us when the open bound ends sooner; *saved as for begin. */
 void dl_call_bound_grace(dl_call_bound_t *saved, int64_t grace_us);
+
+/*
+ * The connect a call starts with has its own option (connect_timeout): while
+ * the open bound is fresh (nothing sent yet), dl_call_bound_fresh() is 1 and
+ * the connect is not clipped; dl_call_bound_started(took_ns) then moves the
+ * bound's end by what the connect took (0 when none was made) and marks it
+ * started. A reconnect later in the call (a retry, an undo) is clipped.
+ */
+int dl_call_bound_fresh(void);
+void dl_call_bound_started(int64_t took_ns);
 
 /* Microseconds left of the open bound (<= 0: spent), or INT64_MAX when none is open. */
 int64_t dl_call_bound_left_us(void);

@@ -55,7 +55,9 @@ struct dl_conn {
  */
 static int64_t clip_to_bound(int64_t us, int *clipped)
 {
-    int64_t left = dl_call_bound_left_us();
+    int64_t left;
+    if (dl_call_bound_fresh()) return us;   /* the call's first connect: its own timeouts (dl_clock.h) */
+    left = dl_call_bound_left_us();
     if (left >= us) return us;
     if (clipped) *clipped = 1;
     return left > 0 ? left : 0;
@@ -767,9 +769,12 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
      * command goes out on a fresh connection instead of failing ambiguously. */
     dl_conn_check_idle(c);
     if (!c->ctx || c->connecting) {
+        int64_t t0 = dl_clock_now_ns();
         st = conn_open(c, err);
         if (st != DL_OK) return st;
+        dl_call_bound_started(dl_clock_now_ns() - t0);
     }
+    dl_call_bound_started(0);
     /* The read timeout: the configured one (extended for a blocking command), or
      * exactly -extra_timeout_us; never past the call's bound (dl_clock.h), which
      * is then enforced like an exact one, with ppoll(). */
@@ -844,9 +849,12 @@ static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
     if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
     else if (c->pending.n == 0) dl_conn_check_idle(c);
     if (!c->ctx || c->connecting) {
+        int64_t t0 = dl_clock_now_ns();
         st = conn_open(c, err);
         if (st != DL_OK) return st;
+        dl_call_bound_started(dl_clock_now_ns() - t0);
     }
+    dl_call_bound_started(0);
     for (i = 0; i < n; i++) {
         if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
             return fail_ctx(c, errno, "while sending", err);
