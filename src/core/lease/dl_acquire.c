@@ -173,8 +173,8 @@ int64_t dl_block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
 }
 
 /* Best effort, one attempt, errors ignored: entries left behind expire anyway.
- * Within the call's bound, or deferred when it is spent (issue 27.3:
- * dl_script_run_or_defer). */
+ * Within the call's bound and at most a few ms past it; kept for the next
+ * command when no connection can be had (issue 27.3: dl_script_run_or_defer). */
 static void run_quietly(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
 {
     dl_script_run_or_defer(t, s, lease, force_eval);
