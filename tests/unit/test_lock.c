@@ -1118,6 +1118,86 @@ static void test_acquire_ambiguous_set_undone_by_eval(void **state)
     }
 }
 
+/* ---- one bound per call (issue 27.3) ----------------------------------- */
+
+/* A release whose first attempt used up the call's bound: the second attempt
+ * is written (by EVAL) without the caller waiting for it, and the caller gets
+ * the first attempt's failure. When it cannot even be written, it is kept and
+ * written before the next command on the connection. */
+static void test_release_retry_deferred_when_bound_spent(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "rb", "tok-rb", 30000);
+    dl_call_bound_t saved;
+    dl_error_t err;
+    int64_t pttl = 0;
+    int released = 1;
+    size_t base = f->ncalls;
+
+    l->valid_until_ns = dl_clock_now_ns() + 30000000000LL;
+    dl_call_bound_begin(&saved, 1000, "timeout");
+    push_fail(f, DL_ERR_TIMEOUT, "first attempt: no reply within the bound");
+    f->steps[f->nsteps - 1].delay_us = 3000;           /* the bound (1 ms) is spent */
+    push_ok(f, RP_INT(1));                              /* the deferred second attempt's send */
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(released, 0);
+    assert_int_equal(f->ncalls - base, 2);
+    expect_release(&f->calls[base].cmd[0], 0, l);
+    assert_true(f->calls[base + 1].extra_timeout_us == INT64_MIN);   /* a send: not waited for */
+    expect_release(&f->calls[base + 1].cmd[0], 1, l);
+    assert_int_equal(dl_pending_count(&f->pending), 1);
+    dl_call_bound_end(&saved);
+    assert_null(dl_call_bound_current());
+    dl_pending_settle(&f->t);                           /* its reply is read, and ignored */
+    assert_int_equal(dl_pending_count(&f->pending), 0);
+
+    /* No connection for it within the grace: kept, written before the next command. */
+    base = f->ncalls;
+    dl_call_bound_begin(&saved, 1000, "timeout");
+    push_fail(f, DL_ERR_TIMEOUT, "first attempt: no reply within the bound");
+    f->steps[f->nsteps - 1].delay_us = 3000;
+    push_fail(f, DL_ERR_CONNECT, "no connection for the second attempt");
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_TIMEOUT);
+    dl_call_bound_end(&saved);
+    assert_int_equal(f->ncalls - base, 2);
+    assert_int_equal(dl_pending_count(&f->pending), 1);   /* kept */
+    push_ok(f, RP_INT(0));                              /* the kept release, written first */
+    push_ok(f, RP_INT(-3));                             /* then the status script, written behind it */
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_true(pttl < 0);   /* not ours (the kept release ran first) */
+    assert_int_equal(f->ncalls - base, 4);
+    assert_true(f->calls[base + 2].extra_timeout_us == INT64_MIN);
+    expect_release(&f->calls[base + 2].cmd[0], 1, l);
+    assert_int_equal(dl_pending_count(&f->pending), 0);
+    dl_lease_free(l);
+}
+
+/* Bounds nest: an inner one never outlasts the outer; a grace extends only a bound that ends sooner. */
+static void test_call_bound_nesting(void **state)
+{
+    dl_call_bound_t outer, inner, grace;
+    (void)state;
+    assert_null(dl_call_bound_current());
+    assert_true(dl_call_bound_left_us() == INT64_MAX);
+    dl_call_bound_begin(&outer, 100000, "wait");
+    dl_call_bound_begin(&inner, 5000000, "timeout");    /* longer: the outer stays */
+    assert_string_equal(dl_call_bound_current()->what, "wait");
+    assert_true(dl_call_bound_left_us() <= 100000);
+    dl_call_bound_end(&inner);
+    dl_call_bound_begin(&inner, 1000, "timeout");       /* shorter: it applies */
+    assert_string_equal(dl_call_bound_current()->what, "timeout");
+    dl_clock_sleep_us(2000);
+    assert_true(dl_call_bound_left_us() <= 0);
+    dl_call_bound_grace(&grace, 50000);
+    assert_true(dl_call_bound_left_us() > 40000);
+    dl_call_bound_end(&grace);
+    assert_true(dl_call_bound_left_us() <= 0);
+    dl_call_bound_end(&inner);
+    assert_true(dl_call_bound_left_us() > 0);
+    dl_call_bound_end(&outer);
+    assert_null(dl_call_bound_current());
+}
+
 static void test_acquire_ambiguous_undo_never_retried(void **state)
 {
     static const dl_status_t codes[] = {DL_ERR_TIMEOUT, DL_ERR_IO, DL_ERR_PROTOCOL};
@@ -3252,6 +3332,8 @@ int main(void)
         T(test_release_noscript_falls_back_to_eval),
         T(test_release_server_error),
         T(test_release_transport_failure_retried_once),
+        T(test_release_retry_deferred_when_bound_spent),
+        T(test_call_bound_nesting),
         T(test_release_many),
         T(test_release_many_mixed_fair_and_default),
         T(test_release_retry_after_lost_reply),

@@ -17,4 +17,49 @@ int64_t dl_clock_now_ns(void);
  * for interrupts; returns 0 when the whole time was slept. */
 int64_t dl_clock_sleep_us(int64_t us);
 
+/*
+ * The bound of one public call (issue 27.3; docs/decisions.md, "One bound per
+ * call"): the `timeout` option bounds a whole operation, not each round trip,
+ * and a waiting one max(wait, timeout). The topology layer (dl_target) opens a
+ * bound around each operation; every blocking step below it (connect, AUTH,
+ * each read, a Redlock round) waits at most for what is left of it. Kept per
+ * thread: a call runs on one thread from start to end, and the watchdog's
+ * thread has bounds of its own. No bound open: nothing is clipped.
+ */
+typedef struct dl_call_bound {
+    int64_t until_ns;   /* monotonic; 0: no bound open */
+    int64_t bound_us;   /* the whole bound, for messages */
+    const char *what;   /* which option set it: "timeout" or "wait" (static string) */
+    int fresh;          /* nothing sent yet: a connect made now is the call's first step */
+} dl_call_bound_t;
+
+/* Opens a bound of bound_us (> 0) from now, named what; *saved receives the
+ * bound open before, for dl_call_bound_end. An inner bound never outlasts an
+ * outer one: when one is open and ends sooner, it stays. */
+void dl_call_bound_begin(dl_call_bound_t *saved, int64_t bound_us, const char *what);
+
+/* Restores the bound saved by the matching begin (or grace). */
+void dl_call_bound_end(const dl_call_bound_t *saved);
+
+/* Lets work that must not be cut short at once (a write that is not waited
+ * for: the undo of an ambiguous acquire, a wait's cancel) run until now +
+ * grace_us when the open bound ends sooner; *saved as for begin. */
+void dl_call_bound_grace(dl_call_bound_t *saved, int64_t grace_us);
+
+/*
+ * The connect a call starts with has its own option (connect_timeout): while
+ * the open bound is fresh (nothing sent yet), dl_call_bound_fresh() is 1 and
+ * the connect is not clipped; dl_call_bound_started(took_ns) then moves the
+ * bound's end by what the connect took (0 when none was made) and marks it
+ * started. A reconnect later in the call (a retry, an undo) is clipped.
+ */
+int dl_call_bound_fresh(void);
+void dl_call_bound_started(int64_t took_ns);
+
+/* Microseconds left of the open bound (<= 0: spent), or INT64_MAX when none is open. */
+int64_t dl_call_bound_left_us(void);
+
+/* The open bound, or NULL. Points to per-thread storage: read it at once. */
+const dl_call_bound_t *dl_call_bound_current(void);
+
 #endif

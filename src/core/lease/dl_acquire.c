@@ -216,13 +216,12 @@ int64_t dl_block_time_us(int64_t remaining_us, int64_t holder_pttl_ms)
     return b < remaining_us ? b : remaining_us;
 }
 
-/* Best effort, one attempt, errors ignored: entries left behind expire anyway. */
+/* Best effort, one attempt, errors ignored: entries left behind expire anyway.
+ * Within the call's bound and at most a few ms past it; kept for the next
+ * command when no connection can be had (issue 27.3: dl_script_run_or_defer). */
 static void run_quietly(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
 {
-    dl_error_t ignored_err;
-    dl_reply_t r;
-    dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, &ignored_err);
-    dl_reply_free(&r);
+    dl_script_run_or_defer(t, s, lease, force_eval);
 }
 
 /* A fair hand-over granted min(ttl, claim): extend to the ttl when longer. */

@@ -121,13 +121,23 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     return st;
 }
 
-/* Best effort, one round trip, errors ignored: what is left behind expires. */
+/* Best effort, one round trip, errors ignored: what is left behind expires.
+ * Within the call's bound (and a grace); when no connection can be had by
+ * then, kept and written before the next command (dl_script_defer; issue 27.3). */
 static void run_each_quietly(const dl_transport_t *t, const dl_script_t *(*pick)(const dl_lease_t *), size_t n,
                              dl_lease_t *const *leases)
 {
+    size_t i;
+    dl_call_bound_t saved;
     dl_error_t ignored;
     int flags[DL_MULTI_MAX];
-    (void)dl_script_run_many(t, pick, n, leases, flags, &ignored);
+    dl_status_t st;
+    /* As dl_script_run_or_defer: at most DL_PENDING_GRACE_US past the call's bound. */
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
+    st = dl_script_run_many(t, pick, n, leases, flags, &ignored);
+    dl_call_bound_end(&saved);
+    if (st != DL_ERR_CONNECT) return;
+    for (i = 0; i < n; i++) dl_script_defer(t, pick(leases[i]), leases[i]);
 }
 
 static const dl_script_t *cancel_of(const dl_lease_t *lease) { return dl_primitive_of(lease)->cancel; }

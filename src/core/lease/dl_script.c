@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/dl_clock.h"
 #include "../transport/dl_pending.h"
 #include "dl_scripts.h"
 
@@ -130,8 +131,36 @@ dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t 
                         what);
 }
 
+/* The outcome of work nobody waits for (dl_pending_fn): an undo, a cancel, a
+ * second attempt sent after the caller's bound. Whatever it was, a lease it
+ * would have ended ends at its TTL. */
+static void outcome_ignored(void *arg, const dl_transport_t *t, dl_pending_outcome_t outcome, dl_reply_t *reply)
+{
+    (void)arg; (void)t; (void)outcome; (void)reply;
+}
+
+/* Defers cmd, sent by EVAL when it is s's EVALSHA (a deferred command must not
+ * depend on the script cache: nobody is there to send it again). */
+static void defer_cmd(const dl_transport_t *t, const dl_cmd_t *cmd, const dl_script_t *s)
+{
+    if (s && cmd->argc >= 2 && cmd->argc <= 16 && cmd->argvlen[0] == 7 && memcmp(cmd->argv[0], "EVALSHA", 7) == 0) {
+        const char *argv[16];
+        size_t argvlen[16];
+        dl_cmd_t c;
+        memcpy(argv, cmd->argv, (size_t)cmd->argc * sizeof(*argv));
+        memcpy(argvlen, cmd->argvlen, (size_t)cmd->argc * sizeof(*argvlen));
+        argv[0] = "EVAL"; argvlen[0] = 4;
+        argv[1] = s->text; argvlen[1] = strlen(s->text);
+        c.argc = cmd->argc; c.argv = argv; c.argvlen = argvlen;
+        dl_pending_defer(t, &c, outcome_ignored, NULL);
+        return;
+    }
+    dl_pending_defer(t, cmd, outcome_ignored, NULL);
+}
+
 static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
-                                       dl_retry_t retry, int64_t extra_timeout_us, int *retried, dl_error_t *err)
+                                       dl_retry_t retry, int64_t extra_timeout_us, int *retried,
+                                       const dl_script_t *s, dl_error_t *err)
 {
     /* Replies still owed (deferred releases) are read first, in the same round trip. */
     dl_status_t st = dl_pending_call(t, n, cmds, replies, extra_timeout_us, err);
@@ -139,6 +168,13 @@ static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const 
         (retry == DL_RETRY_ANY || (retry == DL_RETRY_ON_DROP && st != DL_ERR_TIMEOUT))) {
         size_t i;
         for (i = 0; i < n; i++) dl_reply_free(&replies[i]);
+        if (retry == DL_RETRY_ANY && dl_call_bound_left_us() <= 0) {
+            /* The call's bound is spent: the second attempt of a release or
+             * refresh (idempotent) goes out without the caller waiting for it,
+             * and the caller hears of the first one's failure (issue 27.3). */
+            for (i = 0; i < n; i++) defer_cmd(t, &cmds[i], s);
+            return st;
+        }
         if (retried) *retried = 1;
         st = t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
     }
@@ -148,7 +184,7 @@ static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const 
 static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                                  dl_retry_t retry, int *retried, dl_error_t *err)
 {
-    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, err);
+    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, NULL, err);
 }
 
 dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
@@ -331,11 +367,11 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
     build(&sc, s, lease, ttl_ms, waiting);
     if (force_eval) use_eval(&sc, s);
     cmd = as_cmd(&sc);
-    st = call_counting(t, 1, &cmd, r, retry, retried, err);
+    st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, err);
     if (st == DL_OK && dl_is_noscript(r)) {
         dl_reply_free(r);
         use_eval(&sc, s);
-        st = call_counting(t, 1, &cmd, r, retry, retried, err);
+        st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, err);
     }
     if (st == DL_OK && r->type == DL_REPLY_ERROR) {
         st = dl_is_kind_error(r) ? DL_KIND_ERROR_OF(r, lease, err) : dl_server_error(t, r, s->what, err);
@@ -356,6 +392,34 @@ dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const 
     use_eval(&sc, s);
     cmd = as_cmd(&sc);
     return dl_pending_send(t, &cmd, fn, arg, err);   /* the arguments are copied as they are written */
+}
+
+void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease)
+{
+    script_call_t sc;
+    dl_cmd_t cmd;
+    build(&sc, s, lease, lease->ttl_ms, 0);
+    use_eval(&sc, s);   /* no second chance after NOSCRIPT: nobody waits for the reply */
+    cmd = as_cmd(&sc);
+    dl_pending_defer(t, &cmd, outcome_ignored, NULL);   /* copied as it is written or kept */
+}
+
+void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
+{
+    dl_call_bound_t saved;
+    dl_error_t ignored;
+    dl_reply_t r;
+    dl_status_t st;
+
+    /* A healthy server answers in well under the grace: the caller returns with
+     * it done. A stalled one costs the grace, and the command, written, runs
+     * when the server does (the connection is dropped: its reply is never misread). */
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
+    st = dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, &ignored);
+    dl_call_bound_end(&saved);
+    dl_reply_free(&r);
+    /* Not written (no connection within the grace): kept for the next command. */
+    if (st == DL_ERR_CONNECT) dl_script_defer(t, s, lease);
 }
 
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
@@ -444,7 +508,7 @@ done:
 dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                           dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err)
 {
-    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, err);
+    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, NULL, err);
 }
 
 dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
@@ -459,14 +523,14 @@ dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, co
     build(&sc, s, lease, ttl_ms, waiting);
     cmds[0] = as_cmd(&sc);
     cmds[1] = *then;
-    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, err);
     if (st == DL_OK && dl_is_noscript(&replies[0])) {
         /* The script did not run; `then` did, harmlessly (a WAIT): both again, the script by EVAL. */
         dl_reply_free(&replies[0]);
         dl_reply_free(&replies[1]);
         use_eval(&sc, s);
         cmds[0] = as_cmd(&sc);
-        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, err);
+        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, err);
     }
     *r = replies[0];
     *then_r = replies[1];

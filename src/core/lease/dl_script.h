@@ -14,7 +14,9 @@
 #include "../transport/dl_transport.h"
 
 /*
- * When a failed call is sent again on a fresh connection:
+ * When a failed call is sent again on a fresh connection (when the call's
+ * bound (dl_clock.h) is spent, a DL_RETRY_ANY second attempt is deferred,
+ * dl_script_defer-style, and the first attempt's failure returned):
  *   DL_RETRY_NEVER    acquire, DEL, cancel, the undo of an ambiguous acquire
  *                     (a repeat could act twice, or is best-effort anyway);
  *   DL_RETRY_ON_DROP  reads: only when the connection broke (I/O or protocol
@@ -142,6 +144,27 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
  */
 dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
                            dl_pending_fn fn, void *arg, dl_error_t *err);
+
+/*
+ * Runs script s for lease (by EVAL; ttl_ms: the lease's) without the caller
+ * waiting for it: the undo of an ambiguous acquire, a wait's cancel (issue
+ * 27.3: a call ends within its bound). Written at once when a connection can
+ * be had (dl_pending_defer: DL_PENDING_GRACE_US past the bound), else kept
+ * and written before the next command on t or when t is settled. Its reply is
+ * read then and ignored; if it never runs, what it would have ended ends at
+ * its TTL. Only for scripts that are idempotent (same token) and best effort.
+ */
+void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease);
+
+/*
+ * Best-effort cleanup (an undo, a cancel): run at once (one attempt, reply
+ * read, errors ignored) within what is left of the call's bound and at most
+ * DL_PENDING_GRACE_US past it, so that the caller returns with it done when
+ * the server answers; a reply not in by then is dropped with its connection
+ * (the command, written, still runs); deferred (dl_script_defer) when no
+ * connection could be had in that time.
+ */
+void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval);
 
 /* dl_script_run for scripts answering an integer. */
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

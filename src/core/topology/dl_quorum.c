@@ -74,8 +74,15 @@ static dl_status_t round_run(dl_quorum_t *q, round_t *r, size_t k, const dl_cmd_
                              dl_fanout_decided_fn decided, void *arg, dl_error_t *err)
 {
     size_t i;
-    int64_t now = dl_clock_now_ns();
+    int64_t now = dl_clock_now_ns(), left_us = dl_call_bound_left_us();
+    int clipped = 0;
 
+    /* Never past the call's bound (dl_clock.h; issue 27.3). A node that did not
+     * answer within a bound cut short is not marked down: it had less than its timeout. */
+    if (timeout_us > 0 && left_us < timeout_us) {
+        timeout_us = left_us > 0 ? left_us : 0;
+        clipped = 1;
+    }
     memset(r, 0, sizeof(*r));
     r->n = q->n;
     r->k = k;
@@ -104,7 +111,7 @@ static dl_status_t round_run(dl_quorum_t *q, round_t *r, size_t k, const dl_cmd_
     now = dl_clock_now_ns();
     for (i = 0; i < q->n; i++) {
         dl_fanout_node_t *nd = &r->nd[i];
-        if (nd->t && nd->done && (nd->st == DL_ERR_TIMEOUT || nd->st == DL_ERR_CONNECT)) {
+        if (nd->t && nd->done && (nd->st == DL_ERR_TIMEOUT || nd->st == DL_ERR_CONNECT) && !clipped) {
             q->node[i].down_until_ns = now + (int64_t)DL_QUORUM_DOWN_BACKOFF_US * 1000;
         }
     }

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/dl_clock.h"
 #include "../base/dl_hashslot.h"
 #include "../lease/dl_multi.h"
+#include "../lease/dl_replicas.h"
 #include "../lease/dl_rwlock.h"
 #include "dl_cluster.h"
 #include "../transport/dl_conn.h"
@@ -22,6 +24,9 @@ struct dl_target {
     dl_sentinel_t *sentinel;    /* SENTINEL: the resolver conn[0] asks (outlives it) */
     dl_cluster_t *cluster;      /* CLUSTER: the router (single is its transport) */
 };
+
+static void bound_begin(const dl_target_t *tg, int64_t wait_us, dl_call_bound_t *saved);
+static void bound_begin_lease(const dl_target_t *tg, int64_t wait_us, const dl_lease_t *lease, dl_call_bound_t *saved);
 
 /* ---- configurations ------------------------------------------------------ */
 
@@ -204,10 +209,13 @@ void dl_target_check_idle(dl_target_t *tg)
 void dl_target_settle(dl_target_t *tg)
 {
     size_t i;
+    dl_call_bound_t saved;
+    bound_begin(tg, 0, &saved);   /* every owed reply within one timeout, not one each */
     for (i = 0; i < tg->n; i++) {
         dl_transport_t t = dl_conn_transport(tg->conn[i]);
         dl_pending_settle(&t);
     }
+    dl_call_bound_end(&saved);
 }
 
 const dl_target_config_t *dl_target_config(const dl_target_t *tg) { return &tg->cfg; }
@@ -223,6 +231,53 @@ const char *dl_target_release_path(dl_target_t *tg)
 /* ---- operations ----------------------------------------------------------------- */
 
 #define REDLOCK(tg) ((tg)->cfg.kind == DL_TARGET_REDLOCK)
+
+/*
+ * One bound per call (issue 27.3; dl_clock.h): every operation below runs
+ * within the `timeout` option (the servers', or the Sentinel master's), a
+ * waiting acquire within max(wait, timeout), whatever round trips, reconnects
+ * and retries it owes; what cannot fit goes on without the caller
+ * (dl_pending_defer). BOUNDED(tg, wait_us, expr) returns expr run so.
+ */
+static int64_t call_timeout_us(const dl_target_t *tg)
+{
+    const dl_server_config_t *c = tg->cfg.kind == DL_TARGET_SENTINEL ? &tg->cfg.master : &tg->cfg.servers[0];
+    return c->has_timeout ? c->timeout_us : DL_TIMEOUT_DEFAULT_US;
+}
+
+static void bound_begin(const dl_target_t *tg, int64_t wait_us, dl_call_bound_t *saved)
+{
+    bound_begin_lease(tg, wait_us, NULL, saved);
+}
+
+/* With min_replicas, the WAIT that goes with a grant or a refresh may block
+ * replica_timeout more than a round trip (dl_replicas_extra_us): the bound is
+ * timeout + replica_timeout then, so that a slow replica reads as a
+ * ReplicationException, not a timeout. */
+static void bound_begin_lease(const dl_target_t *tg, int64_t wait_us, const dl_lease_t *lease, dl_call_bound_t *saved)
+{
+    int64_t timeout_us = call_timeout_us(tg) + (lease ? dl_replicas_extra_us(lease) : 0);
+    if (wait_us > timeout_us) dl_call_bound_begin(saved, wait_us, "wait");
+    else dl_call_bound_begin(saved, timeout_us, lease && dl_replicas_wanted(lease) ? "timeout + replica_timeout" : "timeout");
+}
+
+#define BOUNDED_LEASE(tg, wait_us, lease, expr) do {    \
+        dl_call_bound_t saved_;                         \
+        dl_status_t st_;                                \
+        bound_begin_lease((tg), (wait_us), (lease), &saved_); \
+        st_ = (expr);                                   \
+        dl_call_bound_end(&saved_);                     \
+        return st_;                                     \
+    } while (0)
+
+#define BOUNDED(tg, wait_us, expr) do {                 \
+        dl_call_bound_t saved_;                         \
+        dl_status_t st_;                                \
+        bound_begin((tg), (wait_us), &saved_);          \
+        st_ = (expr);                                   \
+        dl_call_bound_end(&saved_);                     \
+        return st_;                                     \
+    } while (0)
 
 /* Redlock runs the mutex only: its quorum argument is about one exclusive key. */
 static dl_status_t redlock_refuses(const char *what, dl_error_t *err)
@@ -244,14 +299,14 @@ dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acqui
         memset(res, 0, sizeof(*res));
         return redlock_refuses(kind_name(lease), err);
     }
-    return REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
-                       : dl_lock_acquire(&tg->single, lease, opts, res, err);
+    BOUNDED_LEASE(tg, opts->wait_us, lease, REDLOCK(tg) ? dl_quorum_acquire(&tg->quorum, lease, opts, res, err)
+                       : dl_lock_acquire(&tg->single, lease, opts, res, err));
 }
 
 dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_release(&tg->quorum, lease, released, err)
-                       : dl_lock_release(&tg->single, lease, released, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_release(&tg->quorum, lease, released, err)
+                       : dl_lock_release(&tg->single, lease, released, err));
 }
 
 dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done)
@@ -259,11 +314,15 @@ dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease,
     if (REDLOCK(tg)) {
         dl_error_t err;
         int released = 0;
-        dl_status_t st = dl_quorum_release(&tg->quorum, lease, &released, &err);
+        dl_call_bound_t saved;
+        dl_status_t st;
+        bound_begin(tg, 0, &saved);
+        st = dl_quorum_release(&tg->quorum, lease, &released, &err);
+        dl_call_bound_end(&saved);
         done(st == DL_OK && released, st);
         return DL_OK;
     }
-    return dl_lock_release_deferred(&tg->single, lease, done);
+    BOUNDED(tg, 0, dl_lock_release_deferred(&tg->single, lease, done));
 }
 
 /* 1 when every key of leases[0..n) is on one node: always, but on Cluster only in one slot. */
@@ -291,65 +350,68 @@ static int multi_releasable(const dl_target_t *tg, size_t n, dl_lease_t *const *
 dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
                                    dl_error_t *err)
 {
-    if (REDLOCK(tg)) return dl_quorum_release_many(&tg->quorum, n, leases, released, err);
+    if (REDLOCK(tg)) BOUNDED(tg, 0, dl_quorum_release_many(&tg->quorum, n, leases, released, err));
     /* A multi-lock's names (or the request end's mutexes) on one node: one script, not one each. */
-    if (multi_releasable(tg, n, leases)) return dl_multi_release(&tg->single, n, leases, released, err);
-    return dl_lock_release_many(&tg->single, n, leases, released, err);
+    if (multi_releasable(tg, n, leases)) BOUNDED(tg, 0, dl_multi_release(&tg->single, n, leases, released, err));
+    BOUNDED(tg, 0, dl_lock_release_many(&tg->single, n, leases, released, err));
 }
 
 dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
-                       : dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err);
+    BOUNDED_LEASE(tg, 0, lease, REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
+                       : dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err));
 }
 
 dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *extended,
                                    dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_refresh_many(&tg->quorum, n, leases, extended, err)
-                       : dl_lock_refresh_many(&tg->single, n, leases, extended, err);
+    BOUNDED_LEASE(tg, 0, n > 0 ? leases[0] : NULL, REDLOCK(tg) ? dl_quorum_refresh_many(&tg->quorum, n, leases, extended, err)
+                       : dl_lock_refresh_many(&tg->single, n, leases, extended, err));
 }
 
 dl_status_t dl_target_status(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_status(&tg->quorum, lease, pttl_ms, err)
-                       : dl_lock_status(&tg->single, lease, pttl_ms, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_status(&tg->quorum, lease, pttl_ms, err)
+                       : dl_lock_status(&tg->single, lease, pttl_ms, err));
 }
 
 dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, char **token, size_t *token_len,
                             dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_owner(&tg->quorum, key, key_len, token, token_len, err)
-                       : dl_lock_owner(&tg->single, key, key_len, token, token_len, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_owner(&tg->quorum, key, key_len, token, token_len, err)
+                       : dl_lock_owner(&tg->single, key, key_len, token, token_len, err));
 }
 
 dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_inspect(&tg->quorum, lease, info, err)
-                       : dl_lock_inspect(&tg->single, lease, info, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_inspect(&tg->quorum, lease, info, err)
+                       : dl_lock_inspect(&tg->single, lease, info, err));
 }
 
-dl_status_t dl_target_is_locked(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err)
+static dl_status_t is_locked_one(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err)
 {
     dl_lock_info_t info;
-    dl_status_t st;
-
-    if (REDLOCK(tg)) return dl_quorum_exists(&tg->quorum, lease->key, lease->key_len, locked, err);
-    st = dl_lock_inspect(&tg->single, lease, &info, err);
+    dl_status_t st = dl_lock_inspect(&tg->single, lease, &info, err);
     *locked = st == DL_OK && info.kind != DL_HELD_NONE;
     return st;
 }
 
+dl_status_t dl_target_is_locked(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err)
+{
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_exists(&tg->quorum, lease->key, lease->key_len, locked, err)
+                       : is_locked_one(tg, lease, locked, err));
+}
+
 dl_status_t dl_target_exists(dl_target_t *tg, const char *key, size_t key_len, int *exists, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_exists(&tg->quorum, key, key_len, exists, err)
-                       : dl_lock_exists(&tg->single, key, key_len, exists, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_exists(&tg->quorum, key, key_len, exists, err)
+                       : dl_lock_exists(&tg->single, key, key_len, exists, err));
 }
 
 dl_status_t dl_target_delete(dl_target_t *tg, const dl_lease_t *lease, int *deleted, dl_error_t *err)
 {
-    return REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, lease->key, lease->key_len, deleted, err)
-                       : dl_lock_delete_holders(&tg->single, lease, deleted, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_delete(&tg->quorum, lease->key, lease->key_len, deleted, err)
+                       : dl_lock_delete_holders(&tg->single, lease, deleted, err));
 }
 
 dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const *leases,
@@ -359,27 +421,27 @@ dl_status_t dl_target_multi_acquire(dl_target_t *tg, size_t n, dl_lease_t *const
         memset(res, 0, sizeof(*res));
         return redlock_refuses("multi-locks are", err);
     }
-    return one_node(tg, n, leases) ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
-                                   : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err);
+    BOUNDED_LEASE(tg, opts->wait_us, n > 0 ? leases[0] : NULL, one_node(tg, n, leases) ? dl_multi_acquire(&tg->single, n, leases, opts, res, err)
+                                   : dl_multi_acquire_ordered(&tg->single, n, leases, opts, res, err));
 }
 
 dl_status_t dl_target_permits_used(dl_target_t *tg, const dl_lease_t *lease, long long *holders, long long *used,
                                    dl_error_t *err)
 {
     *holders = *used = 0;
-    return REDLOCK(tg) ? redlock_refuses("semaphores are", err) : dl_lock_permits_used(&tg->single, lease, holders, used, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? redlock_refuses("semaphores are", err) : dl_lock_permits_used(&tg->single, lease, holders, used, err));
 }
 
 dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err)
 {
     *result = -1;
-    return REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_promote(&tg->single, lease, ttl_ms, result, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_promote(&tg->single, lease, ttl_ms, result, err));
 }
 
 dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err)
 {
     *result = -1;
-    return REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_demote(&tg->single, lease, ttl_ms, result, err);
+    BOUNDED(tg, 0, REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_demote(&tg->single, lease, ttl_ms, result, err));
 }
 
 int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)

@@ -45,7 +45,32 @@ struct dl_conn {
     int connecting;              /* ctx is a non-blocking TCP connect in progress (conn_connect_start) */
     int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
     int64_t read_timeout_us;     /* the read timeout of the call under way (for messages) */
+    int bounded;                 /* the call's bound (dl_call_bound_t) cut the read timeout short */
 };
+
+/*
+ * The part of a wait of us microseconds that the open call bound allows
+ * (dl_clock.h): us itself, or what is left of the bound (>= 0), with
+ * *clipped = 1. A wait of 0 means "spent": nothing may block.
+ */
+static int64_t clip_to_bound(int64_t us, int *clipped)
+{
+    int64_t left;
+    if (dl_call_bound_fresh()) return us;   /* the call's first connect: its own timeouts (dl_clock.h) */
+    left = dl_call_bound_left_us();
+    if (left >= us) return us;
+    if (clipped) *clipped = 1;
+    return left > 0 ? left : 0;
+}
+
+/* "the 1.000 s timeout" or "this call's 1.000 s bound (timeout)": what a timeout message names. */
+static const char *timeout_words(const dl_conn_t *c, int64_t read_us, char *buf, size_t size)
+{
+    const dl_call_bound_t *b = dl_call_bound_current();
+    if (b && c->bounded) snprintf(buf, size, "this call's %.3f s bound (%s)", b->bound_us / 1e6, b->what);
+    else snprintf(buf, size, "the %.3f s timeout", read_us / 1e6);
+    return buf;
+}
 
 static struct timeval us_to_tv(int64_t us)
 {
@@ -93,6 +118,7 @@ void dl_conn_close(dl_conn_t *c)
     c->caps_kept = 0;
     c->connecting = 0;
     c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
+    c->bounded = 0;
 }
 
 void dl_conn_abandon(dl_conn_t *c)
@@ -219,8 +245,10 @@ static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, d
                    || c->ctx->err == REDIS_ERR_TIMEOUT
 #endif
                    ) && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
-        dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
-                     c->endpoint, (c->read_timeout_us ? c->read_timeout_us : c->cfg.timeout_us) / 1e6, during);
+        char words[80];
+        dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within %s %s; the connection was dropped",
+                     c->endpoint, timeout_words(c, c->read_timeout_us ? c->read_timeout_us : c->cfg.timeout_us,
+                                                words, sizeof(words)), during);
         dl_conn_close(c);
         return DL_ERR_TIMEOUT;
     }
@@ -332,10 +360,11 @@ static dl_status_t connect_finish(dl_conn_t *c, dl_error_t *err)
 {
     struct pollfd p;
     int64_t left_ms = (c->connect_deadline_ns - dl_clock_now_ns() + 999999) / 1000000;
-    int soerr = 0, flags, rc;
+    int soerr = 0, flags, rc, clipped = 0;
     socklen_t len = sizeof(soerr);
 
     c->connecting = 0;
+    left_ms = (clip_to_bound(left_ms * 1000, &clipped) + 999) / 1000;
     p.fd = c->ctx->fd;
     p.events = POLLOUT;
     p.revents = 0;
@@ -343,7 +372,13 @@ static dl_status_t connect_finish(dl_conn_t *c, dl_error_t *err)
         rc = poll(&p, 1, left_ms > 0 ? (int)left_ms : 0);
     } while (rc < 0 && errno == EINTR);
     if (rc != 1) {
-        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: Connection timed out", c->endpoint);
+        const dl_call_bound_t *b = dl_call_bound_current();
+        if (clipped && b) {
+            dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s within this call's %.3f s bound (%s)",
+                         c->endpoint, b->bound_us / 1e6, b->what);
+        } else {
+            dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: Connection timed out", c->endpoint);
+        }
         dl_conn_close(c);
         return DL_ERR_CONNECT;
     }
@@ -395,9 +430,11 @@ static int conn_connect_start(void *impl)
  * its role in err's message. */
 static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err)
 {
-    struct timeval ctv = us_to_tv(c->cfg.connect_timeout_us);
+    int clipped = 0;
+    int64_t connect_us = clip_to_bound(c->cfg.connect_timeout_us, &clipped);
+    struct timeval ctv = us_to_tv(connect_us);
 #ifdef DL_HAVE_TLS
-    int64_t deadline_ns = dl_clock_now_ns() + c->cfg.connect_timeout_us * 1000;
+    int64_t deadline_ns = dl_clock_now_ns() + connect_us * 1000;   /* the handshake too, within the bound */
 #endif
     const char *argv[3];
     size_t argvlen[3];
@@ -407,6 +444,11 @@ static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err
     if (c->ctx && c->connecting) {
         dl_status_t st = connect_finish(c, err);
         if (st != DL_OK) return st;
+    } else if (connect_us <= 0) {
+        /* The call's bound is spent (hiredis would take a zero timeout as "none"). */
+        const dl_call_bound_t *b = dl_call_bound_current();
+        return dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s within this call's %.3f s bound (%s)",
+                            c->endpoint, b ? b->bound_us / 1e6 : 0.0, b ? b->what : "timeout");
     } else {
         c->ctx = c->cfg.unix_path ? redisConnectUnixWithTimeout(c->cfg.unix_path, ctv)
                                   : redisConnectWithTimeout(c->cfg.host, c->cfg.port, ctv);
@@ -415,7 +457,13 @@ static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err
         return dl_error_set(err, DL_ERR_NOMEM, "out of memory connecting to Redis at %s", c->endpoint);
     }
     if (c->ctx->err) {
-        dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, c->ctx->errstr);
+        const dl_call_bound_t *b = dl_call_bound_current();
+        if (clipped && b && (errno == EINPROGRESS || errno == ETIMEDOUT || strstr(c->ctx->errstr, "timed out"))) {
+            dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s within this call's %.3f s bound (%s)",
+                         c->endpoint, b->bound_us / 1e6, b->what);
+        } else {
+            dl_error_set(err, DL_ERR_CONNECT, "Cannot connect to Redis at %s: %s", c->endpoint, c->ctx->errstr);
+        }
         dl_conn_close(c);
         return DL_ERR_CONNECT;
     }
@@ -427,7 +475,11 @@ static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err
         if (st != DL_OK) return st;
     }
 #endif
-    if (redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us)) != REDIS_OK) {
+    /* AUTH, SELECT and ROLE wait for no longer than the call's bound allows. */
+    c->bounded = 0;
+    c->read_timeout_us = clip_to_bound(c->cfg.timeout_us, &c->bounded);
+    if (c->read_timeout_us <= 0) c->read_timeout_us = 1000;
+    if (redisSetTimeout(c->ctx, us_to_tv(c->read_timeout_us)) != REDIS_OK) {
         dl_error_set(err, DL_ERR_CONNECT, "Cannot set timeouts on the connection to Redis at %s", c->endpoint);
         dl_conn_close(c);
         return DL_ERR_CONNECT;
@@ -493,6 +545,10 @@ static dl_status_t conn_open_once(dl_conn_t *c, int *not_master, dl_error_t *err
         }
         freeReplyObject(r);
     }
+    /* The calls set their own read timeout; deferred reads (conn_recv) use the configured one. */
+    if (c->bounded || c->read_timeout_us != c->cfg.timeout_us) redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
+    c->read_timeout_us = 0;
+    c->bounded = 0;
     return DL_OK;
 }
 
@@ -606,8 +662,11 @@ static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *du
         rc = ppoll(&pfd, 1, &ts, NULL);
     } while (rc < 0 && errno == EINTR);
     if (rc > 0) return DL_OK;   /* readable, or an error/close that the read reports */
-    dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within the %.3f s timeout %s; the connection was dropped",
-                 c->endpoint, c->read_timeout_us / 1e6, during);
+    {
+        char words[80];
+        dl_error_set(err, DL_ERR_TIMEOUT, "Redis at %s did not answer within %s %s; the connection was dropped",
+                     c->endpoint, timeout_words(c, c->read_timeout_us, words, sizeof(words)), during);
+    }
     caps = c->caps;
     dl_conn_close(c);
     /* A wait that ends at its deadline (the usual end of a wait) drops a healthy
@@ -682,14 +741,24 @@ static unsigned caps_from_hello(const redisReply *r)
     return DL_CAP_KNOWN;
 }
 
+/* NOAUTH: the server wants a password and none was given. Redis answers a
+ * HELLO without one so, before it reads anything else; a large command of an
+ * unauthenticated client is cut off instead ("Protocol error: unauthenticated
+ * multibulk length"), so the HELLO that goes first on every new connection is
+ * where a missing password is told, whatever the call sends (issue 27.4). */
+static int is_noauth(const redisReply *r)
+{
+    return r->type == REDIS_REPLY_ERROR && r->len >= 6 && memcmp(r->str, "NOAUTH", 6) == 0;
+}
+
 static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                              int64_t extra_timeout_us, dl_error_t *err)
 {
     dl_conn_t *c = impl;
     size_t i;
     dl_status_t st;
-    int saved_errno, probe;
-    int64_t deadline_ns = extra_timeout_us < 0 ? dl_clock_now_ns() - extra_timeout_us * 1000 : 0;
+    int saved_errno, probe, bounded = 0;
+    int64_t read_us, deadline_ns = 0;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
     /* Replies still owed are read first (the core settles before calling; this
@@ -703,12 +772,28 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
      * command goes out on a fresh connection instead of failing ambiguously. */
     dl_conn_check_idle(c);
     if (!c->ctx || c->connecting) {
+        int64_t t0 = dl_clock_now_ns();
         st = conn_open(c, err);
         if (st != DL_OK) return st;
+        dl_call_bound_started(dl_clock_now_ns() - t0);
     }
-    if (extra_timeout_us != 0) {
-        c->read_timeout_us = extra_timeout_us > 0 ? c->cfg.timeout_us + extra_timeout_us : -extra_timeout_us;
-        redisSetTimeout(c->ctx, us_to_tv(c->read_timeout_us));
+    dl_call_bound_started(0);
+    /* The read timeout: the configured one (extended for a blocking command), or
+     * exactly -extra_timeout_us; never past the call's bound (dl_clock.h), which
+     * is then enforced like an exact one, with ppoll(). */
+    read_us = extra_timeout_us < 0 ? -extra_timeout_us : c->cfg.timeout_us + extra_timeout_us;
+    read_us = clip_to_bound(read_us, &bounded);
+    if (read_us <= 0) {
+        const dl_call_bound_t *b = dl_call_bound_current();
+        /* Nothing is written: not ambiguous, so not a timeout (which would call for an undo). */
+        return dl_error_set(err, DL_ERR_CONNECT, "Redis at %s was not asked: this call's %.3f s bound (%s) was spent",
+                            c->endpoint, b ? b->bound_us / 1e6 : 0.0, b ? b->what : "timeout");
+    }
+    if (extra_timeout_us < 0 || bounded) deadline_ns = dl_clock_now_ns() + read_us * 1000;
+    c->bounded = bounded;
+    if (read_us != c->cfg.timeout_us) {
+        c->read_timeout_us = read_us;
+        redisSetTimeout(c->ctx, us_to_tv(read_us));
     }
     /* The first call on a connection asks what the server is, in the same
      * round trip: HELLO goes first and its reply is read first. */
@@ -728,6 +813,14 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             saved_errno = errno;
             return fail_ctx(c, saved_errno, "while reading the reply", err);
         }
+        if (is_noauth(h)) {
+            /* Nothing of the call ran: the server refuses an unauthenticated client. */
+            freeReplyObject(h);
+            dl_error_set(err, DL_ERR_AUTH, "Authentication failed at Redis %s: NOAUTH Authentication required"
+                         " (the server has a password and none was given)", c->endpoint);
+            dl_conn_close(c);
+            return DL_ERR_AUTH;
+        }
         c->caps = caps_from_hello(h);
         freeReplyObject(h);
     }
@@ -736,10 +829,11 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         st = read_reply(c, &replies[i], "while reading the reply", err);
         if (st != DL_OK) return st;
     }
-    if (extra_timeout_us != 0) {
+    if (c->read_timeout_us != 0) {
         redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
         c->read_timeout_us = 0;
     }
+    c->bounded = 0;
     c->calls++;
     return DL_OK;
 }
@@ -758,9 +852,12 @@ static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
     if (c->ctx && c->pid != dl_proc_pid()) dl_conn_close(c);
     else if (c->pending.n == 0) dl_conn_check_idle(c);
     if (!c->ctx || c->connecting) {
+        int64_t t0 = dl_clock_now_ns();
         st = conn_open(c, err);
         if (st != DL_OK) return st;
+        dl_call_bound_started(dl_clock_now_ns() - t0);
     }
+    dl_call_bound_started(0);
     for (i = 0; i < n; i++) {
         if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
             return fail_ctx(c, errno, "while sending", err);
@@ -782,6 +879,16 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
     if (!c->ctx || c->pid != dl_proc_pid()) {
         return dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection was dropped before the reply was read",
                             c->endpoint);
+    }
+    /* Owed replies read at the start of a call count against its bound. */
+    if (dl_call_bound_current()) {
+        int64_t left = dl_call_bound_left_us();
+        dl_status_t st;
+        c->bounded = 1;
+        if (left <= 0) left = 0;
+        st = await_input(c, dl_clock_now_ns() + left * 1000, "while reading a deferred reply", err);
+        c->bounded = 0;
+        if (st != DL_OK) return st;
     }
     return read_reply(c, reply, "while reading a deferred reply", err);
 }

@@ -5,9 +5,129 @@
 
 #include "../base/dl_proc.h"
 
+#include "../base/dl_clock.h"
+
 size_t dl_pending_count(const dl_pending_t *p)
 {
-    return p ? p->n : 0;
+    return p ? p->n + p->nq : 0;
+}
+
+static void queued_free(dl_pending_queued_t *q)
+{
+    free(q->block);
+    q->block = NULL;
+}
+
+/* Takes the kept commands out of p and hands each the outcome `how` (LOST, ABANDONED). */
+static void queued_drop(dl_pending_t *p, const dl_transport_t *t, dl_pending_outcome_t how)
+{
+    dl_pending_queued_t *q = p->queued;
+    size_t n = p->nq, i;
+    p->queued = NULL;
+    p->nq = p->qcap = 0;
+    for (i = 0; i < n; i++) {
+        dl_reply_t none;
+        memset(&none, 0, sizeof(none));
+        q[i].fn(q[i].arg, t, how, &none);
+        queued_free(&q[i]);
+    }
+    free(q);
+}
+
+void dl_pending_write_queued(const dl_transport_t *t)
+{
+    dl_pending_t *p = t->pending;
+    dl_pending_queued_t *q;
+    size_t n, i;
+
+    if (!p || p->nq == 0) return;
+    if (p->queued[0].pid != dl_proc_pid()) {
+        queued_drop(p, t, DL_PENDING_ABANDONED);
+        return;
+    }
+    q = p->queued;
+    n = p->nq;
+    p->queued = NULL;
+    p->nq = p->qcap = 0;
+    for (i = 0; i < n; i++) {
+        dl_error_t err;
+        /* Once one cannot be written, the connection is gone: the rest are given up too
+         * (a lease they would end ends at its TTL). */
+        if (dl_pending_send(t, &q[i].cmd, q[i].fn, q[i].arg, &err) != DL_OK) {
+            size_t j;
+            for (j = i; j < n; j++) {
+                dl_reply_t none;
+                memset(&none, 0, sizeof(none));
+                q[j].fn(q[j].arg, t, DL_PENDING_LOST, &none);
+            }
+            break;
+        }
+    }
+    for (i = 0; i < n; i++) queued_free(&q[i]);
+    free(q);
+}
+
+/* Keeps a copy of cmd in p->queued. DL_OK, or DL_ERR_NOMEM (nothing kept). */
+static dl_status_t queue_copy(dl_pending_t *p, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg)
+{
+    size_t bytes = 0, i, argc = (size_t)cmd->argc;
+    char *block, *data;
+    const char **argv;
+    size_t *argvlen;
+
+    for (i = 0; i < argc; i++) bytes += cmd->argvlen[i];
+    if (p->nq == p->qcap) {
+        size_t cap = p->qcap ? p->qcap * 2 : 4;
+        dl_pending_queued_t *q = realloc(p->queued, cap * sizeof(*q));
+        if (!q) return DL_ERR_NOMEM;
+        p->queued = q;
+        p->qcap = cap;
+    }
+    block = malloc(argc * (sizeof(char *) + sizeof(size_t)) + bytes + 1);
+    if (!block) return DL_ERR_NOMEM;
+    argv = (const char **)(void *)block;
+    argvlen = (size_t *)(void *)(block + argc * sizeof(char *));
+    data = block + argc * (sizeof(char *) + sizeof(size_t));
+    for (i = 0; i < argc; i++) {
+        if (cmd->argvlen[i] > 0) memcpy(data, cmd->argv[i], cmd->argvlen[i]);
+        argv[i] = data;
+        argvlen[i] = cmd->argvlen[i];
+        data += cmd->argvlen[i];
+    }
+    p->queued[p->nq].cmd.argc = cmd->argc;
+    p->queued[p->nq].cmd.argv = argv;
+    p->queued[p->nq].cmd.argvlen = argvlen;
+    p->queued[p->nq].block = block;
+    p->queued[p->nq].fn = fn;
+    p->queued[p->nq].arg = arg;
+    p->queued[p->nq].pid = dl_proc_pid();
+    p->nq++;
+    return DL_OK;
+}
+
+void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg)
+{
+    dl_call_bound_t saved;
+    dl_error_t err;
+    dl_status_t st;
+    dl_reply_t none;
+
+    memset(&none, 0, sizeof(none));
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
+    if (!t->pending || !t->send) {
+        /* A transport without deferred replies (Cluster's router): one call
+         * within the grace, so that the command is at least written; a reply
+         * not in by then is dropped with its connection. */
+        st = t->call(t->impl, 1, cmd, &none, 0, &err);
+        dl_call_bound_end(&saved);
+        fn(arg, t, st == DL_OK ? DL_PENDING_REPLY : DL_PENDING_LOST, &none);
+        dl_reply_free(&none);
+        return;
+    }
+    st = dl_pending_send(t, cmd, fn, arg, &err);
+    dl_call_bound_end(&saved);
+    if (st == DL_OK) return;
+    if (queue_copy(t->pending, cmd, fn, arg) != DL_OK) fn(arg, t, DL_PENDING_LOST, &none);
 }
 
 /* Takes the entries out of p (so that handlers may defer again) and hands each
@@ -38,6 +158,7 @@ void dl_pending_settle(const dl_transport_t *t)
     size_t n, nread = 0;
     dl_error_t err;
 
+    dl_pending_write_queued(t);
     if (!t->pending || t->pending->n == 0) return;
     detach(t->pending, &entries, &n);
     if (entries[0].pid != dl_proc_pid()) {
@@ -78,6 +199,7 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
     size_t owed, nread = 0, i;
     dl_status_t st;
 
+    dl_pending_write_queued(t);
     if (t->pending && t->pending->n > 0 && t->pending->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);
     if (!t->pending || t->pending->n == 0 || extra_timeout_us != 0 || !t->has_input || t->has_input(t->impl)) {
         dl_pending_settle(t);
@@ -106,6 +228,7 @@ dl_status_t dl_pending_send(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pen
 
     if (!p || !t->send) return dl_error_set(err, DL_ERR_ARG, "this transport cannot defer replies");
     if (p->n > 0 && p->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);  /* a parent's: abandoned */
+    dl_pending_write_queued(t);   /* kept commands go first: the server runs them in the order written */
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 4;
         dl_pending_entry_t *e = realloc(p->entries, cap * sizeof(*e));
@@ -133,11 +256,12 @@ void dl_pending_discard(dl_pending_t *p)
     size_t n;
     dl_transport_t none;
 
+    memset(&none, 0, sizeof(none));
+    if (p && p->nq > 0) queued_drop(p, &none, DL_PENDING_ABANDONED);
     if (!p || p->n == 0) {
         if (p) { free(p->entries); p->entries = NULL; p->cap = 0; }
         return;
     }
-    memset(&none, 0, sizeof(none));
     detach(p, &entries, &n);
     hand_out(entries, n, 0, &none, DL_PENDING_ABANDONED);
 }

@@ -41,10 +41,26 @@ typedef struct dl_pending_entry {
     dl_reply_t reply;       /* filled when read (dl_pending_settle, dl_pending_call, dl_pending_take_ready) */
 } dl_pending_entry_t;
 
+/* A command owed but not written yet (dl_pending_defer): its own copy. */
+typedef struct dl_pending_queued {
+    dl_cmd_t cmd;           /* argv and argvlen point into block */
+    void *block;            /* malloc'd: the vectors and the argument bytes */
+    dl_pending_fn fn;
+    void *arg;
+    pid_t pid;
+} dl_pending_queued_t;
+
 struct dl_pending {
     dl_pending_entry_t *entries;
     size_t n, cap;
+    dl_pending_queued_t *queued;   /* written before anything else on the connection */
+    size_t nq, qcap;
 };
+
+/* How long a deferred write may take past a call's bound (dl_clock.h) to get
+ * a connection (connect, AUTH): on loopback or a LAN a connect to a stalled
+ * server completes in the kernel, in microseconds. */
+#define DL_PENDING_GRACE_US 5000
 
 /*
  * Writes cmd on t without reading its reply; fn(arg, ...) gets the outcome
@@ -92,7 +108,27 @@ void dl_pending_take_ready(const dl_transport_t *t);
 dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                             int64_t extra_timeout_us, dl_error_t *err);
 
-/* Number of replies owed. */
+/*
+ * Work that goes on without the caller waiting for it (the undo of an
+ * ambiguous acquire, a wait's cancel, a release's second attempt: issue 27.3).
+ * Writes cmd on t as dl_pending_send does, allowing the connect
+ * DL_PENDING_GRACE_US past the call's bound; when that fails (the server is
+ * unreachable, or AUTH is not answered in time) a copy of cmd is kept and
+ * written before the next command on t, or at dl_pending_settle (request end,
+ * the connection given back or freed). fn(arg, ...) gets the outcome in every
+ * case (LOST when it could not be kept or written; ABANDONED in another
+ * process, or when the connection is freed first): the command must be
+ * idempotent and harmless if it never runs (a lease it would end ends at its TTL).
+ * A transport that cannot defer (no send: Cluster's router) makes one call
+ * within the grace instead, so that the command is at least written.
+ */
+void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg);
+
+/* Writes the commands dl_pending_defer kept (their replies are then owed).
+ * Called first by dl_pending_call, dl_pending_settle and dl_pending_send. */
+void dl_pending_write_queued(const dl_transport_t *t);
+
+/* Number of replies owed (and commands kept to be written). */
 size_t dl_pending_count(const dl_pending_t *p);
 
 /* For a connection being freed without a settle: every entry is ABANDONED (args freed), the memory released. */
