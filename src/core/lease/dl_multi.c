@@ -9,6 +9,7 @@
 #include "../base/dl_clock.h"
 #include "../base/dl_proc.h"
 #include "../base/dl_token.h"
+#include "dl_replicas.h"
 #include "dl_script.h"
 #include "dl_scripts.h"
 
@@ -51,8 +52,10 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     char nums[4][24];
     int argc = 0;
     size_t i;
-    dl_cmd_t cmd;
-    dl_reply_t r;
+    dl_cmd_t cmds[2];
+    dl_reply_t rs[2], r;
+    dl_replicas_wait_t w;
+    size_t ncmds = 1;
     dl_status_t st;
     int fenced = leases[0]->fencing;
 
@@ -77,14 +80,19 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     ARG(nums[2], dl_cmd_int(nums[2], waiting ? DL_WAITERS_TTL_MS : 0));
     for (i = 0; i < n; i++) ARG(leases[i]->token, leases[i]->token_len);
 #undef ARG
-    cmd.argc = argc; cmd.argv = argv; cmd.argvlen = argvlen;
-    st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
-    if (st == DL_OK && dl_is_noscript(&r)) {
-        dl_reply_free(&r);
+    cmds[0].argc = argc; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
+    /* min_replicas: WAIT behind the script, in the same round trip, as every other grant has it (dl_replicas.h). */
+    if (dl_replicas_wanted(leases[0])) cmds[ncmds++] = dl_replicas_wait_cmd(&w, leases[0]);
+    memset(rs, 0, sizeof(rs));
+    st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 ? dl_replicas_extra_us(leases[0]) : 0, err);
+    if (st == DL_OK && dl_is_noscript(&rs[0])) {
+        dl_reply_free(&rs[0]);
+        dl_reply_free(&rs[1]);
         argv[0] = "EVAL"; argvlen[0] = 4;
         argv[1] = DL_SCRIPT_MULTI_ACQUIRE; argvlen[1] = strlen(DL_SCRIPT_MULTI_ACQUIRE);
-        st = dl_call(t, 1, &cmd, &r, DL_RETRY_NEVER, err);
+        st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 ? dl_replicas_extra_us(leases[0]) : 0, err);
     }
+    r = rs[0];
     if (st == DL_OK && dl_is_kind_error(&r)) {
         /* "DLKIND <kind> <1-based index>": that name is held under another kind. */
         const char *sp = memchr(r.str + 7, ' ', r.len - 7);
@@ -117,7 +125,19 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
         }
         if (!ok) st = dl_unexpected(t, "the multi-lock script", err);
     }
-    dl_reply_free(&r);
+    if (st == DL_OK && a->granted && ncmds == 2) {
+        /* Fewer replicas than asked acknowledged the grant: a failover now could hand the names to
+         * someone else while we believed we held them. Released with the same tokens, then the error. */
+        st = dl_replicas_check(t, leases[0], &rs[1], "the multi-lock's grant; it was released", err);
+        if (st != DL_OK) {
+            dl_error_t ignored;
+            int released[DL_MULTI_MAX];
+            (void)dl_multi_release(t, n, leases, released, &ignored);
+            a->granted = 0;
+        }
+    }
+    dl_reply_free(&rs[0]);
+    dl_reply_free(&rs[1]);
     return st;
 }
 
