@@ -1,3 +1,7 @@
+/* POSIX.1-2008 (strdup, clock_gettime, poll, threads...), before any system
+ * header: the build adds no feature macro of its own (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_clock.h"
 
 #include <errno.h>
