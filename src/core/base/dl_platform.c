@@ -73,8 +73,9 @@ int dl_platform_poll(struct pollfd *pfd, size_t n, int64_t deadline_ns)
 {
 #ifdef HAVE_PPOLL
     struct timespec ts;
-    int64_t left_ns = deadline_ns - dl_clock_now_ns();
+    int64_t left_ns;
     if (deadline_ns == INT64_MAX) return ppoll(pfd, (nfds_t)n, NULL, NULL);
+    left_ns = deadline_ns - dl_clock_now_ns();
     if (left_ns < 0) left_ns = 0;
     ts.tv_sec = (time_t)(left_ns / 1000000000);
     ts.tv_nsec = (long)(left_ns % 1000000000);

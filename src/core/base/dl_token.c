@@ -1,5 +1,4 @@
-/* POSIX.1-2008 (strdup, clock_gettime, poll, threads...), before any system
- * header: the build adds no feature macro of its own (docs/decisions.md, Platforms). */
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "dl_token.h"
@@ -17,8 +16,7 @@ dl_status_t dl_random_bytes(void *buf, size_t len, dl_error_t *err)
             if (errno == EINTR) {
                 continue;
             }
-            return dl_error_set(err, DL_ERR_RANDOM, "the system's random source failed (%s, errno %d)",
-                                dl_platform_paths(), errno);
+            return dl_error_set(err, DL_ERR_RANDOM, "the kernel refused random bytes (errno %d)", errno);
         }
         p += n;
         len -= (size_t)n;

@@ -1,5 +1,4 @@
-/* POSIX.1-2008 (strdup, clock_gettime, poll, threads...), before any system
- * header: the build adds no feature macro of its own (docs/decisions.md, Platforms). */
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "dl_tls.h"
