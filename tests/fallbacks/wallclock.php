@@ -43,19 +43,29 @@ check('the wall clock jumped back an hour in this process (libfaketime works)', 
 // A 0.6 s lease under the watchdog (renewed every 0.2 s) while the wall clock
 // goes back an hour, forward two, back two.
 $wd = new DistLock(test_uri(), ['prefix' => $prefix, 'watchdog' => true]);
+function cpu_s(): float
+{
+    $r = getrusage();   // every thread of the process: the watchdog's too
+    return $r['ru_utime.tv_sec'] + $r['ru_stime.tv_sec'] + ($r['ru_utime.tv_usec'] + $r['ru_stime.tv_usec']) / 1e6;
+}
 $s0 = $wd->stats();
 $l = $wd->lock('kept', 0.6);
+$cpu0 = cpu_s();
 usleep(1000000);
 jump($clock, 3600);
 usleep(1000000);
 jump($clock, -3600);
 usleep(800000);
+$cpu = cpu_s() - $cpu0;
 [$holds, $pttl] = lc_key_state($prefix . 'kept', $l->token());
 check('the watchdog kept the lease across the jumps (key holds the token, PTTL in (0, 600])', $holds && $pttl > 0 && $pttl <= 600);
 $s1 = $wd->stats();
 // 2.8 s at one renewal per 0.2 s: about 14; at least 6 even on a slow machine
 check('renewals >= 6 (' . ($s1['renewals'] - $s0['renewals']) . ')', $s1['renewals'] - $s0['renewals'] >= 6);
 check('nothing lost', $s1['lost'] === $s0['lost'] && $l->isAcquired());
+// A sleep whose deadline a jump had moved into the past would return at once,
+// over and over: the thread would spin. 2.8 s of holding costs milliseconds.
+check(sprintf('the watchdog slept between renewals (%.3f s of CPU in 2.8 s)', $cpu), $cpu < 1.0);
 
 // A wait for a held lock, with the wall clock jumped an hour forward by
 // another process in the middle of it: it ends at its 1 s timeout, by the
