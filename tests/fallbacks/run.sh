@@ -28,31 +28,14 @@ FB_SO="$SCRATCH/modules/distlock.so"
 
 # ---------------------------------------------------------------------------
 section "distlock with --enable-distlock-fallbacks (scratch build in $SCRATCH)"
-rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
-tar -cf - --exclude='*.lo' --exclude='*.o' --exclude='*.dep' --exclude='.libs' \
-    config.m4 config.w32 php_distlock.h src stubs | tar -xf - -C "$SCRATCH"
-if ! (cd "$SCRATCH" && phpize) >"$DISTLOCK_LOG_DIR/phpize.log" 2>&1; then
-    excerpt "$DISTLOCK_LOG_DIR/phpize.log" --tail; suite_fail "fallbacks build: phpize"
-elif ! (cd "$SCRATCH" && CFLAGS="${DISTLOCK_TEST_CFLAGS:--g -O2 -Wall -Wextra}" ./configure --enable-distlock-fallbacks) \
-        >"$DISTLOCK_LOG_DIR/configure.log" 2>&1; then
-    excerpt "$DISTLOCK_LOG_DIR/configure.log" --tail; suite_fail "fallbacks build: configure --enable-distlock-fallbacks"
-elif ! make -C "$SCRATCH" -j2 >"$DISTLOCK_LOG_DIR/make.log" 2>&1 || [ ! -f "$FB_SO" ]; then
-    grep -E 'error|warning:' "$DISTLOCK_LOG_DIR/make.log" | head -n 100 | sed 's/^/  | /' || true
-    suite_fail "fallbacks build: make (log: $DISTLOCK_LOG_DIR/make.log)"
-else
-    nwarn=$(grep -c 'warning:' "$DISTLOCK_LOG_DIR/make.log" || true)
-    if [ "$nwarn" -gt 0 ]; then
-        grep -E -B2 -A3 'warning:' "$DISTLOCK_LOG_DIR/make.log" | head -n 150 | sed 's/^/  | /'
-        suite_fail "fallbacks build: $nwarn compiler warning(s) (log: $DISTLOCK_LOG_DIR/make.log)"
-    else
-        suite_pass "fallbacks build: distlock.so with every portable path, no compiler warnings"
-    fi
+if build_ext "$SCRATCH" "$DISTLOCK_LOG_DIR/fallbacks" "fallbacks build" --enable-distlock-fallbacks; then
+    suite_pass "fallbacks build: distlock.so with every portable path, no compiler warnings"
 fi
 if [ ! -f "$FB_SO" ]; then
     suite_fail "fallbacks: no build: nothing else can run"
     suite_end
 fi
-grep -E '^checking for (getrandom|getentropy|arc4random_buf|ppoll|pthread_condattr_setclock)\.\.\.' "$DISTLOCK_LOG_DIR/configure.log" \
+grep -E '^checking for (getrandom|getentropy|arc4random_buf|ppoll|pthread_condattr_setclock)\.\.\.' "$DISTLOCK_LOG_DIR/fallbacks-configure.log" \
     | sed 's/^/  configure: /'
 paths=$("$PHP" -n -d "extension=$FB_SO" --ri distlock 2>&1 | sed -n 's/^Platform paths => //p')
 if [ "$paths" = "$WANT" ]; then
