@@ -13,7 +13,9 @@
 #      PLATFORM_HIDE), then test_platform and test_token once more with
 #      getentropy hidden too (arc4random_buf, the last choice);
 #   3. runs the phpt contract suite (tests/phpt) against the fallback build;
-#   4. runs tests/fallbacks/wallclock.php (a watchdog-held lease and a timed
+#   4. runs the watchdog's helgrind test (tests/threads) on the fallback
+#      build, unless DISTLOCK_TEST_SKIP_VALGRIND=1;
+#   5. runs tests/fallbacks/wallclock.php (a watchdog-held lease and a timed
 #      wait while the process's wall clock jumps hours back and forth, under
 #      libfaketime) against the fallback build and the normal one.
 # Runs standalone too, against the test servers in DISTLOCK_TEST_REDIS.
@@ -92,6 +94,18 @@ if [ -z "$RUN_TESTS" ] || [ "$N_PHPT" -eq 0 ]; then
 else
     DISTLOCK_SO="$FB_SO" run_phpt "$label" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
     count_phpt "$label" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
+fi
+
+# ---------------------------------------------------------------------------
+# The self-pipe is new thread code: the watchdog's race test under helgrind
+# (tests/threads), as the helgrind suite runs it on the normal build.
+if [ "${DISTLOCK_TEST_SKIP_VALGRIND:-0}" != 1 ]; then
+    section "helgrind: the watchdog on the self-pipe"
+    mkdir -p "$DISTLOCK_LOG_DIR/helgrind"
+    DISTLOCK_SO="$FB_SO" DISTLOCK_LOG_DIR="$DISTLOCK_LOG_DIR/helgrind" bash tests/threads/run.sh >"$DISTLOCK_LOG_DIR/helgrind/output.txt" 2>&1
+    hg=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$DISTLOCK_LOG_DIR/helgrind/output.txt" | tail -n 1)
+    grep -E '^(PASS|FAIL): ' "$DISTLOCK_LOG_DIR/helgrind/output.txt" | sed 's/^FAIL: /FAIL: fallbacks build: /; s/^PASS: /  fallbacks build: /'
+    if [ -n "$hg" ]; then read -r hp _ hf _ <<<"${hg//,/}"; suite_count "$hp" "$hf"; else suite_fail "helgrind (fallbacks build): no totals"; fi
 fi
 
 # ---------------------------------------------------------------------------
