@@ -14,6 +14,12 @@ PHP_ARG_WITH([hiredis],
   [autodetect],
   [no])
 
+PHP_ARG_ENABLE([distlock-fallbacks],
+  [whether to force distlock's portable fallbacks],
+  [AS_HELP_STRING([--enable-distlock-fallbacks], [distlock: take the portable paths (getentropy, poll, a self-pipe) even where getrandom, ppoll and pthread_condattr_setclock exist; how Linux tests what macOS runs])],
+  [no],
+  [no])
+
 if test "$PHP_DISTLOCK" != "no"; then
   dnl hiredis itself. TLS (rediss://) needs hiredis >= 1.0 built with SSL
   dnl (libhiredis_ssl) and OpenSSL >= 1.1 headers: compiled in only when all
@@ -91,14 +97,34 @@ if test "$PHP_DISTLOCK" != "no"; then
 
   dnl The watchdog is a pthread (in libc on glibc >= 2.34; named for older systems).
   PHP_ADD_LIBRARY(pthread, 1, DISTLOCK_SHARED_LIBADD)
+
+  dnl Platform calls (src/core/base/dl_platform.c, the one file that makes
+  dnl them): each first choice where the system has it, else a portable path.
+  dnl --enable-distlock-fallbacks marks the first choices absent (autoconf's
+  dnl cache variables), so a Linux build compiles and runs the paths macOS takes.
+  if test "$PHP_DISTLOCK_FALLBACKS" = "yes"; then
+    AC_MSG_NOTICE([distlock: forcing the portable fallbacks (no getrandom, ppoll, pthread_condattr_setclock)])
+    ac_cv_func_getrandom=no
+    ac_cv_func_ppoll=no
+    ac_cv_func_pthread_condattr_setclock=no
+  fi
+  AC_CHECK_HEADERS([sys/random.h])
+  AC_CHECK_FUNCS([getrandom getentropy arc4random_buf ppoll])
+  distlock_old_LIBS=$LIBS
+  LIBS="$LIBS -lpthread"
+  AC_CHECK_FUNCS([pthread_condattr_setclock])
+  LIBS=$distlock_old_LIBS
+  if test "$ac_cv_func_getrandom$ac_cv_func_getentropy$ac_cv_func_arc4random_buf" = "nonono"; then
+    AC_MSG_ERROR([distlock needs a kernel random source for its lock tokens: getrandom(), getentropy() or arc4random_buf(); none was found])
+  fi
   PHP_SUBST(DISTLOCK_SHARED_LIBADD)
   AC_DEFINE(HAVE_DISTLOCK, 1, [Whether distlock is enabled])
 
-  dnl The core in layers: base (errors, clocks, tokens, URIs), transport (the
+  dnl The core in layers: base (errors, clocks, tokens, URIs, platform calls), transport (the
   dnl connection, hiredis's only user), lease (the lock's scripts, acquire,
   dnl renewal), topology (one server, Redlock, Sentinel, Cluster, the pool).
   DISTLOCK_CORE="src/core/base/dl_err.c src/core/base/dl_clock.c src/core/base/dl_token.c src/core/base/dl_uri.c \
-    src/core/base/dl_proc.c src/core/base/dl_wait.c src/core/base/dl_hashslot.c \
+    src/core/base/dl_proc.c src/core/base/dl_wait.c src/core/base/dl_hashslot.c src/core/base/dl_platform.c \
     src/core/transport/dl_reply.c src/core/transport/dl_conn.c src/core/transport/dl_tls.c src/core/transport/dl_pending.c \
     src/core/lease/dl_key.c src/core/lease/dl_lease.c src/core/lease/dl_script.c src/core/lease/dl_lock.c src/core/lease/dl_acquire.c \
     src/core/lease/dl_replicas.c src/core/lease/dl_renew.c src/core/lease/dl_rwlock.c src/core/lease/dl_multi.c \
@@ -107,7 +133,7 @@ if test "$PHP_DISTLOCK" != "no"; then
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/registry.c src/php/primitives.c src/php/lock.c src/php/helpers.c \
     src/php/config.c src/php/errors.c src/php/lostwatch.c"
 
-  PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -D_GNU_SOURCE $DISTLOCK_TLS_CFLAGS])
+  PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $DISTLOCK_TLS_CFLAGS])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core/base])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core/transport])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core/lease])

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "php_distlock_internal.h"
+#include "../core/base/dl_platform.h"   /* phpinfo(): the platform paths configure chose */
 #include "../core/base/dl_proc.h"
 #include "../core/transport/dl_conn.h"   /* phpinfo(): the hiredis and TLS library versions */
 
@@ -151,6 +152,7 @@ static PHP_MINFO_FUNCTION(distlock)
     php_info_print_table_row(2, "hiredis version", dl_conn_hiredis_version());
     php_info_print_table_row(2, "TLS support", dl_conn_has_tls() ? "yes" : "no (rediss:// needs hiredis >= 1.0 with hiredis_ssl)");
     if (dl_conn_tls_library()) php_info_print_table_row(2, "TLS library", dl_conn_tls_library());
+    php_info_print_table_row(2, "Platform paths", dl_platform_paths());
     php_info_print_table_end();
 
     /* The same counters as DistLock::stats(), from the same place. */

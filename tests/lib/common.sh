@@ -326,3 +326,31 @@ junit_count() {
     suite_count "$p" "$((f + s))"
     [ $((f + s)) -eq 0 ] && [ "$p" -gt 0 ]
 }
+
+# build_ext DIR LOG LABEL [configure options...]: phpize, ./configure (CFLAGS
+# from DISTLOCK_TEST_CFLAGS) and make of the extension's sources, copied to a
+# scratch DIR (the checkout is not touched); logs LOG-phpize.log,
+# LOG-configure.log, LOG-make.log. Returns 0 for DIR/modules/distlock.so built
+# with no compiler warning (the caller counts the pass in its own words);
+# otherwise counts a failure naming the step and returns 1.
+build_ext() {
+    local dir=$1 log=$2 label=$3 nwarn
+    shift 3
+    rm -rf "$dir" && mkdir -p "$dir"
+    tar -cf - --exclude='*.lo' --exclude='*.o' --exclude='*.dep' --exclude='.libs' \
+        config.m4 config.w32 php_distlock.h src stubs | tar -xf - -C "$dir"
+    if ! (cd "$dir" && phpize) >"$log-phpize.log" 2>&1; then
+        excerpt "$log-phpize.log" --tail; suite_fail "$label: phpize"
+    elif ! (cd "$dir" && CFLAGS="${DISTLOCK_TEST_CFLAGS:--g -O2 -Wall -Wextra}" ./configure "$@") >"$log-configure.log" 2>&1; then
+        excerpt "$log-configure.log" --tail; suite_fail "$label: configure $*"
+    elif ! make -C "$dir" -j2 >"$log-make.log" 2>&1 || [ ! -f "$dir/modules/distlock.so" ]; then
+        grep -E 'error|warning:' "$log-make.log" | head -n 100 | sed 's/^/  | /' || true
+        suite_fail "$label: make (log: $log-make.log)"
+    else
+        nwarn=$(grep -c 'warning:' "$log-make.log" || true)
+        [ "$nwarn" -eq 0 ] && return 0
+        grep -E -B2 -A3 'warning:' "$log-make.log" | head -n 150 | sed 's/^/  | /'
+        suite_fail "$label: $nwarn compiler warning(s) (log: $log-make.log)"
+    fi
+    return 1
+}

@@ -81,27 +81,9 @@ fi
 
 # ---------------------------------------------------------------------------
 section "distlock against hiredis $HIREDIS_DEB_VERSION (scratch build in $SCRATCH)"
-rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
-tar -cf - --exclude='*.lo' --exclude='*.o' --exclude='*.dep' --exclude='.libs' \
-    config.m4 config.w32 php_distlock.h src stubs | tar -xf - -C "$SCRATCH"
 TLS_SO="$SCRATCH/modules/distlock.so"
-if ! (cd "$SCRATCH" && phpize) >"$DISTLOCK_LOG_DIR/tls-phpize.log" 2>&1; then
-    excerpt "$DISTLOCK_LOG_DIR/tls-phpize.log" --tail; suite_fail "tls build: phpize"
-elif ! (cd "$SCRATCH" && CFLAGS="${DISTLOCK_TEST_CFLAGS:--g -O2 -Wall -Wextra}" \
-          ./configure $([ "$HIREDIS_PREFIX" = /usr ] || echo "--with-hiredis=$HIREDIS_PREFIX")) \
-        >"$DISTLOCK_LOG_DIR/tls-configure.log" 2>&1; then
-    excerpt "$DISTLOCK_LOG_DIR/tls-configure.log" --tail; suite_fail "tls build: configure --with-hiredis=$HIREDIS_PREFIX"
-elif ! make -C "$SCRATCH" -j2 >"$DISTLOCK_LOG_DIR/tls-make.log" 2>&1 || [ ! -f "$TLS_SO" ]; then
-    grep -E 'error|warning:' "$DISTLOCK_LOG_DIR/tls-make.log" | head -n 100 | sed 's/^/  | /' || true
-    suite_fail "tls build: make (log: $DISTLOCK_LOG_DIR/tls-make.log)"
-else
-    nwarn=$(grep -c 'warning:' "$DISTLOCK_LOG_DIR/tls-make.log" || true)
-    if [ "$nwarn" -gt 0 ]; then
-        grep -E -B2 -A3 'warning:' "$DISTLOCK_LOG_DIR/tls-make.log" | head -n 150 | sed 's/^/  | /'
-        suite_fail "tls build: $nwarn compiler warning(s) (log: $DISTLOCK_LOG_DIR/tls-make.log)"
-    else
-        suite_pass "tls build: distlock.so against hiredis $HIREDIS_DEB_VERSION, no compiler warnings"
-    fi
+if build_ext "$SCRATCH" "$DISTLOCK_LOG_DIR/tls" "tls build" $([ "$HIREDIS_PREFIX" = /usr ] || echo "--with-hiredis=$HIREDIS_PREFIX"); then
+    suite_pass "tls build: distlock.so against hiredis $HIREDIS_DEB_VERSION, no compiler warnings"
 fi
 if [ ! -f "$TLS_SO" ]; then
     suite_fail "tls: no TLS build: nothing else can run"

@@ -6,6 +6,7 @@
  * local, no persistence) and sets the variable. Run by hand without it, every
  * test is skipped with a message (and cmocka reports them as skipped).
  */
+#define _POSIX_C_SOURCE 200809L   /* strdup, kill, sigaction...: -std=c99 shows only ISO C */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

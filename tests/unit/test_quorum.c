@@ -9,6 +9,7 @@
  * deadline ends the wait); a refused one fails the send like a connect that
  * is refused.
  */
+#define _POSIX_C_SOURCE 200809L   /* strdup, kill, sigaction...: -std=c99 shows only ISO C */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * test_token — owner tokens and bounded random numbers from getrandom(2).
+ * test_token — owner tokens and bounded random numbers from the kernel CSPRNG (dl_platform).
  */
 #include <stdarg.h>
 #include <stddef.h>

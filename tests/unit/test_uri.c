@@ -1,6 +1,7 @@
 /*
  * test_uri — dl_uri_parse, dl_parse_seconds and the dl_server_config helpers.
  */
+#define _POSIX_C_SOURCE 200809L   /* strdup, kill, sigaction...: -std=c99 shows only ISO C */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

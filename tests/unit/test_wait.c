@@ -1,6 +1,7 @@
 /*
  * test_wait — backoff arithmetic, sleep capping, and the monotonic clock.
  */
+#define _POSIX_C_SOURCE 200809L   /* strdup, kill, sigaction...: -std=c99 shows only ISO C */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -24,7 +24,7 @@ typedef enum {
     DL_ERR_PROTOCOL,    /* unexpected reply type or shape */
     DL_ERR_SERVER,      /* the server answered with an error reply (-ERR ...) */
     DL_ERR_NOMEM,
-    DL_ERR_RANDOM,      /* getrandom() failed */
+    DL_ERR_RANDOM,      /* the kernel refused random bytes (dl_platform_random) */
     DL_ERR_INTERRUPTED, /* a wait was cut short by the caller's interrupt hook */
     DL_ERR_QUORUM,      /* Redlock: fewer than a quorum of the masters answered (a network failure) */
     DL_ERR_REPLICATION, /* min_replicas: WAIT counted fewer acknowledgements than asked */

@@ -1,18 +1,22 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_token.h"
 
 #include <errno.h>
-#include <sys/random.h>
+
+#include "dl_platform.h"
 
 dl_status_t dl_random_bytes(void *buf, size_t len, dl_error_t *err)
 {
     unsigned char *p = buf;
     while (len > 0) {
-        ssize_t n = getrandom(p, len, 0);
+        long n = dl_platform_random(p, len);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
-            return dl_error_set(err, DL_ERR_RANDOM, "getrandom() failed (errno %d)", errno);
+            return dl_error_set(err, DL_ERR_RANDOM, "the kernel refused random bytes (errno %d)", errno);
         }
         p += n;
         len -= (size_t)n;

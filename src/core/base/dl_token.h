@@ -1,7 +1,8 @@
 /*
  * dl_token — owner tokens and random numbers from the kernel CSPRNG.
  *
- * Tokens are 16 bytes (128 bits) from getrandom(2), written as 32 lowercase
+ * Tokens are 16 bytes (128 bits) from the kernel's CSPRNG (getrandom,
+ * getentropy or arc4random_buf: dl_platform), written as 32 lowercase
  * hex characters. Guessable tokens (uniqid, time, pid) let another client
  * release or steal a lock (DESIGN.md, "Why it exists").
  */
@@ -16,7 +17,7 @@
 #define DL_TOKEN_BYTES 16
 #define DL_TOKEN_HEX_LEN (DL_TOKEN_BYTES * 2)
 
-/* Fills buf with len bytes from getrandom(2), retrying on EINTR and short
+/* Fills buf with len bytes from the CSPRNG (dl_platform_random), retrying on EINTR and short
  * reads. Returns DL_OK, or DL_ERR_RANDOM when the kernel refuses. */
 dl_status_t dl_random_bytes(void *buf, size_t len, dl_error_t *err);
 

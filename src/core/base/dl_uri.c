@@ -1,3 +1,6 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_uri.h"
 
 #include <errno.h>
@@ -54,12 +57,19 @@ static char *dup_range(const char *s, size_t len)
 }
 
 /* strtod in the "C" locale: a PHP script's setlocale(LC_NUMERIC, "de_DE")
- * must not turn "0.5" into an error. */
+ * must not turn "0.5" into an error. uselocale() (POSIX.1-2008) switches this
+ * thread only, for the one call; strtod_l() would do it in one call but is not
+ * POSIX (macOS and FreeBSD declare it in <xlocale.h>, glibc under _GNU_SOURCE). */
 static double strtod_c(const char *s, char **end)
 {
     static locale_t c_locale;
+    locale_t old;
+    double v;
     if (!c_locale) c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    return c_locale ? strtod_l(s, end, c_locale) : strtod(s, end);
+    if (!c_locale || (old = uselocale(c_locale)) == (locale_t)0) return strtod(s, end);
+    v = strtod(s, end);
+    uselocale(old);
+    return v;
 }
 
 int dl_parse_seconds(const char *s, size_t len, int64_t max_us, int64_t *out_us)

@@ -1,3 +1,6 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 /*
  * dl_cluster_conn — dl_cluster's node connections made with dl_conn.
  *

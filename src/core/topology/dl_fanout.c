@@ -1,3 +1,6 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_fanout.h"
 
 #include <errno.h>
@@ -8,6 +11,7 @@
 #include <time.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_platform.h"
 #include "../transport/dl_pending.h"
 
 /*
@@ -179,8 +183,6 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
      * its owed replies are read (dl_pending_take_ready reads all that came), so
      * readiness is the socket's alone. */
     while (!is_decided) {
-        int64_t left_ns;
-        struct timespec ts;
         int rc;
         size_t r;
 
@@ -203,11 +205,8 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
             idx[m++] = i;
         }
         if (m == 0 || is_decided) break;
-        left_ns = deadline_ns - dl_clock_now_ns();
-        if (left_ns <= 0) break;
-        ts.tv_sec = (time_t)(left_ns / 1000000000);
-        ts.tv_nsec = (long)(left_ns % 1000000000);
-        rc = ppoll(pfd, (nfds_t)m, &ts, NULL);
+        if (deadline_ns - dl_clock_now_ns() <= 0) break;
+        rc = dl_platform_poll(pfd, m, deadline_ns);
         if (rc < 0 && errno != EINTR) break;
         for (r = 0; rc > 0 && r < m && !is_decided; r++) {
             if (!pfd[r].revents) continue;

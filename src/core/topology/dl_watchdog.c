@@ -1,3 +1,6 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_watchdog.h"
 
 #include <pthread.h>
@@ -6,6 +9,7 @@
 #include <time.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_platform.h"
 #include "dl_target.h"
 #include "../base/dl_proc.h"
 
@@ -17,7 +21,7 @@ typedef struct wd_server {
 } wd_server_t;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv;
+static dl_waker_t waker;     /* wakes the thread (dl_platform: a monotonic condition variable or a self-pipe) */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_t thread;
 static int running;           /* a thread runs in this process */
@@ -32,15 +36,6 @@ static void (*lost_hook)(void *);
 static dl_renew_entry_t **due;
 static int *results;
 static size_t due_cap;
-
-static void cond_init(void)
-{
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&cv, &attr);
-    pthread_condattr_destroy(&attr);
-}
 
 static void entry_unref_n(dl_renew_entry_t *e, int n)
 {
@@ -90,9 +85,9 @@ static void atfork_parent(void) { pthread_mutex_unlock(&mu); }
 static void atfork_child(void)
 {
     /* The lock was taken by prepare, in the thread that forked: the only thread
-     * here, so it may release it. The condition variable is made anew: its
-     * waiter (the watchdog thread) does not exist in the child. */
-    cond_init();
+     * here, so it may release it. The waker is made anew: its waiter (the
+     * watchdog thread) does not exist in the child. */
+    dl_waker_reset(&waker);
     running = 0;
     stopping = 0;
     drop_all();
@@ -101,7 +96,6 @@ static void atfork_child(void)
 
 static void init_once(void)
 {
-    cond_init();
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
@@ -175,14 +169,7 @@ static void *wd_main(void *arg)
         n = dl_renew_collect(&sched, now, due, due_cap);
         if (n == 0) {
             wake = dl_renew_next_wakeup(&sched);
-            if (wake == INT64_MAX) {
-                pthread_cond_wait(&cv, &mu);
-            } else {
-                struct timespec ts;
-                ts.tv_sec = (time_t)(wake / 1000000000);
-                ts.tv_nsec = (long)(wake % 1000000000);
-                pthread_cond_timedwait(&cv, &mu, &ts);
-            }
+            dl_waker_wait(&waker, &mu, wake);   /* INT64_MAX: until woken */
             continue;
         }
         stats.ticks++;
@@ -261,7 +248,7 @@ dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *
     e->server = (size_t)idx;
     if (!running) {
         stopping = 0;
-        if (pthread_create(&thread, NULL, wd_main, NULL) != 0) {
+        if (dl_waker_init(&waker) != 0 || pthread_create(&thread, NULL, wd_main, NULL) != 0) {
             dl_renew_remove(&sched, e);
             pthread_mutex_unlock(&mu);
             dl_lease_free(e->lease);
@@ -270,7 +257,7 @@ dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *
         }
         running = 1;
     }
-    pthread_cond_signal(&cv);
+    dl_waker_wake(&waker);
     pthread_mutex_unlock(&mu);
     *entry = e;
     return DL_OK;
@@ -280,7 +267,7 @@ void dl_watchdog_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms)
 {
     pthread_mutex_lock(&mu);
     dl_renew_set_ttl(e, ttl_ms, dl_clock_now_ns());
-    pthread_cond_signal(&cv);
+    dl_waker_wake(&waker);
     pthread_mutex_unlock(&mu);
 }
 
@@ -319,7 +306,7 @@ void dl_watchdog_shutdown(void)
     pthread_mutex_lock(&mu);
     was_running = running;
     stopping = 1;
-    pthread_cond_signal(&cv);
+    dl_waker_wake(&waker);
     pthread_mutex_unlock(&mu);
     if (was_running) pthread_join(thread, NULL);
     pthread_mutex_lock(&mu);

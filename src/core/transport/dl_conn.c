@@ -1,3 +1,6 @@
+/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "dl_conn.h"
 #include "dl_pending.h"
 #include "../base/dl_proc.h"
@@ -15,6 +18,7 @@
 #include <hiredis/hiredis.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_platform.h"
 
 /* TLS: hiredis >= 1.0 built with SSL (config.m4 defines DL_HAVE_TLS when it
  * finds hiredis_ssl). hiredis 0.14 has no TLS: rediss:// is refused. */
@@ -637,9 +641,10 @@ dl_transport_t dl_conn_transport(dl_conn_t *c);
 
 /*
  * For a call with an exact read timeout (DL_TIMEOUT_EXACT, a wait's deadline):
- * waits with ppoll() until input is there or deadline_ns (monotonic) passes.
- * SO_RCVTIMEO alone counts in the kernel's timer ticks (4 ms at HZ 250, seen
- * here as 5-6 ms late); ppoll's timer is precise to tens of µs. Bytes already
+ * waits with dl_platform_poll until input is there or deadline_ns (monotonic)
+ * passes. SO_RCVTIMEO alone counts in the kernel's timer ticks (4 ms at HZ 250,
+ * seen here as 5-6 ms late); ppoll's timer is precise to tens of µs (poll's, where
+ * there is no ppoll, to the millisecond, rounded up). Bytes already
  * buffered need no wait. TLS connections keep SO_RCVTIMEO alone: OpenSSL may
  * hold decrypted bytes that the socket does not show. Returns DL_OK, or
  * DL_ERR_TIMEOUT after dropping the connection.
@@ -653,13 +658,8 @@ static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *du
     pfd.fd = c->ctx->fd;
     pfd.events = POLLIN;
     do {
-        int64_t left_ns = deadline_ns - dl_clock_now_ns();
-        struct timespec ts;
-        if (left_ns < 0) left_ns = 0;
-        ts.tv_sec = (time_t)(left_ns / 1000000000);
-        ts.tv_nsec = (long)(left_ns % 1000000000);
         pfd.revents = 0;
-        rc = ppoll(&pfd, 1, &ts, NULL);
+        rc = dl_platform_poll(&pfd, 1, deadline_ns);
     } while (rc < 0 && errno == EINTR);
     if (rc > 0) return DL_OK;   /* readable, or an error/close that the read reports */
     {
