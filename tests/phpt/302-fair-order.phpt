@@ -55,7 +55,7 @@ echo "order: ", implode(' ', array_map(fn ($e) => explode(':', $e)[0], $order)),
 $fences = array_map(fn ($e) => (int)explode(':', $e)[1], $order);
 echo "fencing tokens grow along the hand-overs: ", var_export($fences[0] > $first && $fences[1] > $fences[0] && $fences[2] > $fences[1], true), "\n";
 raw_redis('DEL', $p . 'order');
-echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_ends_with($k, ':fence')))), "\n";
+echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_starts_with($k, $p . 'distlock:fence')))), "\n";
 ?>
 --CLEAN--
 <?php

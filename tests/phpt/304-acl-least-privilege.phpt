@@ -61,7 +61,7 @@ try {
 } catch (DistLock\ConnectionException $e) {
     echo "outside the prefix: ", str_contains($e->getMessage(), 'NOPERM') ? 'NOPERM' : $e->getMessage(), "\n";
 }
-echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_ends_with($k, ':fence')))), "\n";
+echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_starts_with($k, $p . 'distlock:fence')))), "\n";
 ?>
 --CLEAN--
 <?php

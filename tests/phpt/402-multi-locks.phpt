@@ -78,7 +78,7 @@ foreach ([[], ['a', 'a'], ['a', ''], array_map(fn($i) => "n$i", range(1, 65))] a
 }
 try { $d->lockAll(['a', 7]); } catch (TypeError $e) { echo $e->getMessage(), "\n"; }
 try { $d->lockAll(['a'], -1); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
-echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn($k) => !str_contains($k, ':fence')))), "\n";
+echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_starts_with($k, $p . 'distlock:fence')))), "\n";
 ?>
 --CLEAN--
 <?php

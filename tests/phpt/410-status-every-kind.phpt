@@ -139,7 +139,7 @@ foreach (['mutex', 'fair', 'mb', 'rw', 'rw2', 'ex', 'sem', 'sem1', 'sym'] as $n)
         echo "$n not free: ", json_encode($s), "\n";
     }
 }
-echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_ends_with($k, ':fence')))), "\n";
+echo "left behind: ", json_encode(array_values(array_filter(raw_redis('KEYS', $p . '*'), fn ($k) => !str_starts_with($k, $p . 'distlock:fence')))), "\n";
 ?>
 --CLEAN--
 <?php
