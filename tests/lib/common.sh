@@ -96,6 +96,20 @@ system_php_state() {
         done
 }
 
+# expect_system_php_unchanged LABEL BEFORE: compares system_php_state now
+# with BEFORE (taken at the start) and counts a pass or a failure showing the
+# difference (< before, > after).
+expect_system_php_unchanged() {
+    local label=$1 before=$2 after
+    after=$(system_php_state)
+    if [ "$before" = "$after" ]; then
+        suite_pass "$label: the system's PHP is untouched (extension dir, /etc/php, PEAR registry: $(wc -l <<<"$after") files and links, checksums equal)"
+    else
+        diff <(echo "$before") <(echo "$after") | head -n 40 | sed 's/^/  | /'
+        suite_fail "$label: the system's PHP changed during the run (above: < before, > after)"
+    fi
+}
+
 SUITE_PASSED=0
 SUITE_FAILED=0
 SUITE_SKIPPED=0

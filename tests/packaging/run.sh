@@ -101,11 +101,5 @@ else
     suite_fail "packaging (logs: $DISTLOCK_LOG_DIR/pecl*.log)"
 fi
 cleanup
-after=$(system_php_state)
-if [ "$before" = "$after" ]; then
-    suite_pass "packaging: the system's PHP is untouched (extension dir, /etc/php, PEAR registry: $(wc -l <<<"$after") files, checksums equal)"
-else
-    diff <(echo "$before") <(echo "$after") | head -n 40 | sed 's/^/  | /'
-    suite_fail "packaging: the system's PHP changed during the run (above: < before, > after)"
-fi
+expect_system_php_unchanged packaging "$before"
 suite_end

@@ -139,11 +139,5 @@ else
         "${pie[@]}" repository:remove "$scratch/src" >>"$DISTLOCK_LOG_DIR/pie.log" 2>&1
     fi
 fi
-state_after=$(system_php_state)
-if [ "$state_before" = "$state_after" ]; then
-    suite_pass "pie: the system's PHP is untouched (extension dir, /etc/php, PEAR registry: $(wc -l <<<"$state_after") files, checksums equal)"
-else
-    diff <(echo "$state_before") <(echo "$state_after") | head -n 40 | sed 's/^/  | /'
-    suite_fail "pie: the system's PHP changed during the run (above: < before, > after)"
-fi
+expect_system_php_unchanged pie "$state_before"
 suite_end
