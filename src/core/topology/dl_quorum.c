@@ -66,6 +66,37 @@ static dl_reply_t *reply_of(const round_t *r, size_t node, size_t j)
 }
 
 /*
+ * A master that answered a command with an error reply (other than NOSCRIPT,
+ * which redo_noscript handles) failed: its answer is no vote against the
+ * name, or a missing password would read as "held by someone else" (a try's
+ * null, a wait's timeout, isLocked() false). An unauthenticated client is
+ * told the way one server tells it (dl_conn: NOAUTH, or the "unauthenticated"
+ * protocol error Redis sends before closing on a large command): the fan-out
+ * sends no HELLO first, so the commands themselves meet it (issue 27.4).
+ */
+static void refused_is_failure(dl_fanout_node_t *nd, const dl_reply_t *replies, size_t k, const dl_cmd_t *cmds)
+{
+    size_t j;
+    if (!nd->t || !nd->done || nd->st != DL_OK) return;
+    for (j = 0; j < k; j++) {
+        const dl_reply_t *rep = &replies[j];
+        const char *endpoint = nd->t->endpoint ? nd->t->endpoint : "?";
+        if (rep->type != DL_REPLY_ERROR || dl_is_noscript(rep)) continue;
+        if ((rep->len >= 6 && memcmp(rep->str, "NOAUTH", 6) == 0) ||
+            (rep->str && strstr(rep->str, "unauthenticated") != NULL)) {
+            nd->st = DL_ERR_AUTH;
+            snprintf(nd->why, sizeof(nd->why), "Authentication failed at Redis %s: NOAUTH Authentication required"
+                     " (the server has a password and none was given)", endpoint);
+        } else {
+            nd->st = DL_ERR_SERVER;
+            snprintf(nd->why, sizeof(nd->why), "Redis at %s refused %.*s: %.*s", endpoint, (int)cmds[j].argvlen[0],
+                     cmds[j].argv[0], (int)(rep->len > 200 ? 200 : rep->len), rep->str);
+        }
+        return;
+    }
+}
+
+/*
  * Sends the k commands to every master that is not marked down and reads the
  * replies until decided() or timeout_us. Nodes that timed out or refused the
  * connection are marked down for DL_QUORUM_DOWN_BACKOFF_US.
@@ -108,6 +139,7 @@ static dl_status_t round_run(dl_quorum_t *q, round_t *r, size_t k, const dl_cmd_
         }
     }
     dl_fanout_run(r->nd, q->n, now + timeout_us * 1000, decided, arg);
+    for (i = 0; i < q->n; i++) refused_is_failure(&r->nd[i], reply_of(r, i, 0), k, cmds);
     now = dl_clock_now_ns();
     for (i = 0; i < q->n; i++) {
         dl_fanout_node_t *nd = &r->nd[i];
