@@ -275,7 +275,9 @@ static dl_status_t refresh_many(const dl_transport_t *t, size_t n, dl_lease_t *c
     dl_status_t st;
     size_t i;
 
-    if (n == 0 || !dl_lock_native(t, leases[0])) return dl_script_run_many(t, refresh_for, n, leases, extended, err);
+    /* The native command only when every lease is a plain mutex's: the watchdog's batch mixes kinds. */
+    for (i = 0; i < n && dl_lock_native(t, leases[i]); i++) {}
+    if (n == 0 || i < n) return dl_script_run_many(t, refresh_for, n, leases, extended, err);
     nr = calloc(n, sizeof(*nr));
     cmds = calloc(n, sizeof(*cmds));
     r = calloc(n, sizeof(*r));

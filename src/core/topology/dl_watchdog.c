@@ -228,11 +228,12 @@ dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *
     pthread_once(&once, init_once);
     e = calloc(1, sizeof(*e));
     if (!e) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    e->lease = dl_lease_new(lease->key, lease->name_off, lease->key + lease->name_off, lease->key_len - lease->name_off,
-                            lease->token, lease->token_len, lease->ttl_ms, err);
+    /* A whole copy: the renewal runs the lease's own kind's refresh (a writer's, a shared
+     * holder's, a semaphore's), with its min_replicas, not the mutex's. */
+    e->lease = dl_lease_dup(lease);
     if (!e->lease) {
         free(e);
-        return err ? err->code : DL_ERR_NOMEM;
+        return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     }
     e->lost_arg = lost_arg;
     e->refs = 2;  /* the schedule's and the caller's */
