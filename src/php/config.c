@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "../core/lease/dl_key.h"
 #include "../core/topology/dl_quorum.h"
 #include "../core/topology/dl_sentinel.h"
 
@@ -22,6 +23,12 @@ bool php_distlock_check_name(const char *func, const char *what, const zend_stri
     }
     if (ZSTR_LEN(name) > DL_NAME_MAX) {
         zend_value_error("%s(): %s must be at most %d bytes long", func, what, DL_NAME_MAX);
+        return false;
+    }
+    /* The fencing counters' keys are the prefix + this mark (dl_key.h): a name that began so
+     * could hold, delete or reset the counter of a whole hash slot. */
+    if (ZSTR_LEN(name) >= DL_KEY_FENCE_MARK_LEN && memcmp(ZSTR_VAL(name), DL_KEY_FENCE_MARK, DL_KEY_FENCE_MARK_LEN) == 0) {
+        zend_value_error("%s(): %s must not begin with \"" DL_KEY_FENCE_MARK "\" (the fencing counters' keys)", func, what);
         return false;
     }
     return true;

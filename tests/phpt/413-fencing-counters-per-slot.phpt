@@ -95,6 +95,11 @@ seed("{$p}old-m2", 9000000);
 printf("multi: %s %s, legacy keys %d\n", $a->fencingToken() > 8000000 ? 'past it' : 'BEHIND', $b->fencingToken() > 9000000 ? 'past it' : 'BEHIND',
     raw_redis('EXISTS', legacy("{$p}old-m1")) + raw_redis('EXISTS', legacy("{$p}old-m2")));
 $d->releaseAll([$a, $b]);
+// A name that is a counter's key would hold, delete or reset a whole slot's counter: refused.
+foreach (['distlock:fence{abc}', 'distlock:fence'] as $n) {
+    try { $d->tryLock($n); echo "$n: accepted\n"; } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
+}
+try { $d->forceRelease('distlock:fence'); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
 echo "done\n";
 ?>
 --CLEAN--
@@ -113,4 +118,7 @@ mutex again: still past it
 fair: past it, legacy key deleted
 exclusive: past it, legacy key deleted
 multi: past it past it, legacy keys 0
+DistLock::tryLock(): Argument #1 ($name) must not begin with "distlock:fence" (the fencing counters' keys)
+DistLock::tryLock(): Argument #1 ($name) must not begin with "distlock:fence" (the fencing counters' keys)
+DistLock::forceRelease(): Argument #1 ($name) must not begin with "distlock:fence" (the fencing counters' keys)
 done

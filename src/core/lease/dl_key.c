@@ -131,7 +131,7 @@ void dl_key_slot_tag(unsigned slot, char *tag)
 
 size_t dl_key_fence_counter(const char *prefix, size_t prefix_len, unsigned slot, char *out)
 {
-    static const char mark[] = "distlock:fence";
+    static const char mark[] = DL_KEY_FENCE_MARK;
     int braces = prefix_len && (memchr(prefix, '{', prefix_len) || memchr(prefix, '}', prefix_len));
     size_t n;
 

@@ -83,7 +83,10 @@ int dl_key_find_tag(unsigned crc_before, unsigned slot, char *tag);
  * for any other prefix (a '{' or '}' but no tag: which slot a key lands in
  * then depends on the name), where the caller keeps a counter per name.
  */
-#define DL_KEY_COUNTER_MAX(prefix_len) ((prefix_len) + 14 + DL_KEY_TAG_LEN + 2)
+/* What follows the prefix in every fencing counter's key: names beginning so are refused (the glue). */
+#define DL_KEY_FENCE_MARK "distlock:fence"
+#define DL_KEY_FENCE_MARK_LEN 14
+#define DL_KEY_COUNTER_MAX(prefix_len) ((prefix_len) + DL_KEY_FENCE_MARK_LEN + DL_KEY_TAG_LEN + 2)
 size_t dl_key_fence_counter(const char *prefix, size_t prefix_len, unsigned slot, char *out);
 
 /*
