@@ -15,7 +15,9 @@ ensure_packages redis-server redis-tools >/dev/null || true
 
 section "build sentinel_smoke"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-if ! cc -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 $SAN -I"$ROOT/src/core/base" -I"$ROOT/src/core/transport" \
+# dl_platform.c takes its paths from config.h: the checks config.m4 makes, as the unit tests probe them.
+sh "$ROOT/tests/unit/platform-probe.sh" cc >"$BUILD/config.h"
+if ! cc -std=c99 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$BUILD" -Wall -Wextra -Werror -g -O1 $SAN -I"$ROOT/src/core/base" -I"$ROOT/src/core/transport" \
         -I"$ROOT/src/core/lease" -I"$ROOT/src/core/topology" $(pkg-config --cflags hiredis) \
         "$ROOT"/src/core/*/*.c "$ROOT/tests/sentinel/sentinel_smoke.c" -o "$BUILD/sentinel_smoke" \
         $SAN -pthread -lm $(pkg-config --libs hiredis) >"$BUILD/build.log" 2>&1; then
