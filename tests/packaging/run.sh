@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/packaging/run.sh — one check: `pecl package` of the shipped files (the
 # list in DISTLOCK_SHIPPED_LIST, "role<TAB>path" from scripts/gen-package-xml
-# --list), every one of them in the tarball, `pecl install` of it into a
+# --list), every one of them in the tarball, pecl's install of it (--packagingroot) into a
 # scratch root (never into the system's PHP), the module it installed loads
 # from there and prints nothing but its version, and the system's PHP is
 # unchanged afterwards.
@@ -24,7 +24,7 @@ log="$DISTLOCK_LOG_DIR/pecl.log"
 scratch="$DISTLOCK_LOG_DIR/package"
 shipped=${DISTLOCK_SHIPPED_LIST:-}
 pear="$scratch/pear"        # PEAR's own dirs (temp, cache, download, registry)
-root="$scratch/root"        # --packagingroot: what `pecl install` writes
+root="$scratch/root"        # --packagingroot: what pecl's install writes
 cleanup() { rm -rf "$root" "$pear"; }
 trap cleanup EXIT
 
@@ -67,21 +67,21 @@ packaging_check() {
     [ "$nmissing" -eq 0 ] || return 1
     note "distlock-$ver.tgz: $(wc -l <"$DISTLOCK_LOG_DIR/pecl-tarball.txt") entries, all $(wc -l <"$shipped") shipped files present"
 
-    # pecl install into the scratch root (answers the configure prompt with its default).
+    # pecl's install into the scratch root (answers the configure prompt with its default).
     if ! printf '\n' | timeout --kill-after=30 900 "${PECL[@]}" install -O --packagingroot="$root" "$tarball" \
             >"$DISTLOCK_LOG_DIR/pecl-install.log" 2>&1; then
-        note "pecl install failed:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
+        note "pecl's install failed:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
         return 1
     fi
     grep -E 'warning:' "$DISTLOCK_LOG_DIR/pecl-install.log" | head -n 20 | sed 's/^/  | /' || true
     so="$root$extdir/distlock.so"
     if [ ! -f "$so" ]; then
-        note "pecl install wrote no $so:"; grep -E "^Installing '" "$DISTLOCK_LOG_DIR/pecl-install.log" | sed 's/^/  | /'
+        note "pecl's install wrote no $so:"; grep -E "^Installing '" "$DISTLOCK_LOG_DIR/pecl-install.log" | sed 's/^/  | /'
         return 1
     fi
     if ! grep -qE "^install ok: channel://pecl.php.net/distlock-$ver\$" "$DISTLOCK_LOG_DIR/pecl-install.log" ||
        [ ! -f "$root$pear/registry/.registry/.channel.pecl.php.net/distlock.reg" ]; then
-        note "pecl install did not register distlock-$ver in the scratch registry:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
+        note "pecl's install did not register distlock-$ver in the scratch registry:"; excerpt "$DISTLOCK_LOG_DIR/pecl-install.log" --tail
         return 1
     fi
     out=$("$PHP" -n -d "extension_dir=$root$extdir" -d extension=distlock -r 'echo phpversion("distlock");' 2>&1 || true)
@@ -90,7 +90,7 @@ packaging_check() {
         printf '%s\n' "$out" | head -n 30 | sed 's/^/  | /'
         return 1
     fi
-    note "pecl install ok into $root ($(cd "$root" && find . -type f | grep -vc "^\.$pear/") files, registry included); it loads from there as $out, silently"
+    note "pecl's install ok into $root ($(cd "$root" && find . -type f | grep -vc "^\.$pear/") files, registry included); it loads from there as $out, silently"
 }
 
 extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')

@@ -780,7 +780,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     dl_call_bound_started(0);
     /* The read timeout: the configured one (extended for a blocking command), or
      * exactly -extra_timeout_us; never past the call's bound (dl_clock.h), which
-     * is then enforced like an exact one, with ppoll(). */
+     * is then enforced like an exact one, by dl_platform's wait (await_input). */
     read_us = extra_timeout_us < 0 ? -extra_timeout_us : c->cfg.timeout_us + extra_timeout_us;
     read_us = clip_to_bound(read_us, &bounded);
     if (read_us <= 0) {
