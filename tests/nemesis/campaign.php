@@ -255,7 +255,8 @@ $pickWorker = function (bool $holding) use (&$workers, $stateOf): ?string {
     return null;
 };
 
-/** The lock keys on the lock servers (masters only), but the fencing counters (":fence", meant to last): [server, key, pttl]. */
+/** The lock keys on the lock servers (masters only), but the fencing counters (a slot's "distlock:fence{T}", or a
+ * name's ":fence" of earlier releases: meant to last): [server, key, pttl]. */
 $lockKeys = function () use (&$TOPO): array {
     $found = [];
     foreach ($TOPO->lockServers() as $s) {
@@ -270,7 +271,7 @@ $lockKeys = function () use (&$TOPO): array {
             $r->setOption(\Redis::OPT_SCAN, \Redis::SCAN_RETRY);
             while (($keys = $r->scan($it, '*', 1000)) !== false) {
                 foreach ($keys as $k) {
-                    if (!str_ends_with($k, ':fence')) {
+                    if (!str_ends_with($k, ':fence') && !preg_match('/distlock:fence(\{[0-9A-Za-z]{3}\})?$/', $k)) {
                         $found[] = [$s, $k, (int) $r->pttl($k)];
                     }
                 }
