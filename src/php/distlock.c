@@ -11,6 +11,7 @@
 #include "php_distlock_internal.h"
 #include "../core/base/dl_platform.h"   /* phpinfo(): the platform paths configure chose */
 #include "../core/base/dl_proc.h"
+#include "../core/lease/dl_key.h"      /* dl_key_init(): the slot tags before any thread */
 #include "../core/transport/dl_conn.h"   /* phpinfo(): the hiredis and TLS library versions */
 
 #include "ext/spl/spl_exceptions.h"
@@ -96,6 +97,8 @@ static PHP_MINIT_FUNCTION(distlock)
     /* The pid cache is filled here, on the thread that starts PHP, before any
      * request thread exists (ZTS): every thread then only reads it. */
     (void)dl_proc_pid();
+    /* Likewise the slots' fencing tags: built once here, read by every thread after. */
+    dl_key_init();
     REGISTER_INI_ENTRIES();
     php_distlock_client_minit(register_class_DistLock());
     php_distlock_lock_minit(register_class_DistLock_Lock());

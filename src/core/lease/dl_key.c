@@ -123,6 +123,11 @@ static void build_slot_tags(void)
     }
 }
 
+void dl_key_init(void)
+{
+    pthread_once(&slot_tags_once, build_slot_tags);
+}
+
 void dl_key_slot_tag(unsigned slot, char *tag)
 {
     pthread_once(&slot_tags_once, build_slot_tags);

@@ -97,4 +97,12 @@ size_t dl_key_fence_counter(const char *prefix, size_t prefix_len, unsigned slot
  */
 void dl_key_slot_tag(unsigned slot, char *tag);
 
+/*
+ * Builds the slot tag table now. The module's startup calls it on the thread
+ * that starts PHP, before any request thread or the watchdog exists, so every
+ * later dl_key_slot_tag() only reads (a thread checker then sees the build
+ * before every read, which the pthread_once fast path alone does not show).
+ */
+void dl_key_init(void);
+
 #endif
