@@ -682,26 +682,38 @@ static dl_lease_t *name_lease(zval *this_ptr, zend_string *name, const char *fun
     return lease;
 }
 
+/* Runs a yes/no operation on the keys of $name (isLocked(), forceRelease()).
+ * Returns its 0/1 result, or -1 after throwing. */
+static int name_flag_op(zval *this_ptr, zend_string *name, const char *func,
+                        dl_status_t (*op)(dl_target_t *, const dl_lease_t *, int *, dl_error_t *),
+                        php_distlock_client **client)
+{
+    dl_lease_t *lease = name_lease(this_ptr, name, func, client);
+    dl_error_t err;
+    dl_status_t st;
+    int result = 0;
+
+    if (!lease) return -1;
+    st = op((*client)->target, lease, &result, &err);
+    dl_lease_free(lease);
+    if (st != DL_OK) {
+        php_distlock_throw(&err);
+        return -1;
+    }
+    return result;
+}
+
 ZEND_METHOD(DistLock, isLocked)
 {
     php_distlock_client *c;
     zend_string *name;
-    dl_lease_t *lease;
-    dl_error_t err;
-    dl_status_t st;
-    int locked = 0;
+    int locked;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(lease = name_lease(ZEND_THIS, name, "DistLock::isLocked", &c))) RETURN_THROWS();
-    st = dl_target_is_locked(c->target, lease, &locked, &err);
-    dl_lease_free(lease);
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
+    if ((locked = name_flag_op(ZEND_THIS, name, "DistLock::isLocked", dl_target_is_locked, &c)) < 0) RETURN_THROWS();
     RETURN_BOOL(locked);
 }
 
@@ -710,22 +722,13 @@ ZEND_METHOD(DistLock, forceRelease)
     php_distlock_client *c;
     zend_string *name;
     php_distlock_held *h;
-    dl_lease_t *lease;
-    dl_error_t err;
-    dl_status_t st;
-    int deleted = 0;
+    int deleted;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!(lease = name_lease(ZEND_THIS, name, "DistLock::forceRelease", &c))) RETURN_THROWS();
-    st = dl_target_delete(c->target, lease, &deleted, &err);
-    dl_lease_free(lease);
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
+    if ((deleted = name_flag_op(ZEND_THIS, name, "DistLock::forceRelease", dl_target_delete, &c)) < 0) RETURN_THROWS();
     /* Our own lease on it (if any) is gone. */
     if ((h = php_distlock_registry_find(c, name))) php_distlock_registry_forget(c, h);
     RETURN_BOOL(deleted);
