@@ -53,8 +53,9 @@ echo wait_child($pid), "\n";
 $el = microtime(true) - $t;
 echo "waited about 2 s: ", var_export($el >= 1.95 && $el < 2.0 + 1.5 * $slow, true), "\n";
 // connect, attempt, register (the acquire script), one blocking pop until the
-// deadline; the blocked connection is dropped there and the leave (the cancel
-// script) runs on a new one, which does not ask HELLO again (same server)
+// deadline (it carries no attempt behind it: it may be cut at the deadline);
+// the blocked connection is dropped there and the leave (the cancel script)
+// runs on a new one, which does not ask HELLO again (same server)
 echo "requests sent by the waiter: ", implode(' ', proxy_commands($proxy)), "\n";
 proxy_stop($proxy);
 $l->release();

@@ -540,7 +540,7 @@ static int64_t blpop_read_us(const rec_call_t *call)
 static void expect_blpop(const rec_call_t *call, const char *key, size_t key_len, const char *secs, int64_t block_us)
 {
     int64_t read_us;
-    assert_int_equal(call->n, 1);
+    assert_true(call->n == 1 || call->n == 2);   /* 2: the waiter's next step written behind it */
     expect_cmd(&call->cmd[0], 3, S("BLPOP"), key, key_len, S(secs));
     read_us = blpop_read_us(call);
     if (read_us > block_us + DL_BLOCK_REPLY_GRACE_US || read_us < block_us - 50000) {
@@ -572,11 +572,25 @@ static void expect_blpop_consistent(const rec_call_t *call)
  * f->grant_at; BLPOP answers per f->blpop_mode; cancel / release answer 0
  * (NOSCRIPT to EVALSHA when f->flag is set), refresh 1.
  */
+static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c);
+
+/* A call is one command, or a BLPOP with the waiter's next step written behind
+ * it (dl_acquire: the attempt, or fair mode's refresh), answered after it. */
 static step_t h_wait(fake_t *f, const rec_call_t *call)
 {
-    const rec_cmd_t *c = &call->cmd[0];
+    step_t s = h_wait_cmd(f, call, &call->cmd[0]);
+    assert_true(call->n == 1 || (call->n == 2 && is_cmd(&call->cmd[0], "BLPOP")));
+    if (call->n == 2 && s.st == DL_OK) {
+        step_t b = h_wait_cmd(f, call, &call->cmd[1]);
+        s.r[1] = b.r[0];
+        s.n = 2;
+    }
+    return s;
+}
+
+static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c)
+{
     step_t s;
-    assert_int_equal(call->n, 1);
     if (is_cmd(c, "SET")) {
         /* lock()'s first attempt: the plain SET NX PX finds the name taken. */
         f->sets++;
@@ -1211,12 +1225,10 @@ static void test_acquire_ambiguous_undo_never_retried(void **state)
         dl_error_t err;
         size_t base = f->ncalls;
 
-        /* While waiting: the SET and one script attempt find it taken, a
-         * wake-up, then the attempt's reply is lost and the undo fails as well. */
+        /* While waiting: the SET finds it taken, the script attempt's reply is
+         * lost, and the undo fails as well. */
         drop_unused_steps(f);
         push_ok(f, RP_NIL);
-        push_ok(f, RP_ARR2(0, 10000));
-        push_ok(f, RP_POP(l->wake_key, "1"));
         push_fail(f, DL_ERR_TIMEOUT, "first failure: timeout");
         push_fail(f, codes[k], "undo failure");
         /* A retry of the attempt or of the undo would consume these. */
@@ -1226,13 +1238,11 @@ static void test_acquire_ambiguous_undo_never_retried(void **state)
         assert_int_equal(err.code, DL_ERR_TIMEOUT);
         assert_string_equal(err.msg, "first failure: timeout");
         assert_int_equal(res.acquired, 0);
-        assert_int_equal(res.attempts, 3);
-        assert_int_equal(f->ncalls - base, 5);
+        assert_int_equal(res.attempts, 2);
+        assert_int_equal(f->ncalls - base, 3);
         assert_true(is_cmd(&f->calls[base].cmd[0], "SET"));
         expect_acquire(&f->calls[base + 1].cmd[0], 0, l, "1500", "0", "3000");
-        expect_blpop(&f->calls[base + 2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-        expect_acquire(&f->calls[base + 3].cmd[0], 0, l, "1500", "0", "3000");
-        expect_release(&f->calls[base + 4].cmd[0], 1, l);
+        expect_release(&f->calls[base + 2].cmd[0], 1, l);
         assert_int_equal(l->valid_until_ns, 0);
     }
     drop_unused_steps(f);
@@ -1330,36 +1340,84 @@ static void test_acquire_wait_granted_at_once(void **state)
     dl_lease_free(l);
 }
 
-static void test_acquire_wake_reattempts_at_once(void **state)
+/* A wake-up carries the attempt: the acquire script is written behind the
+ * BLPOP, so the server runs it the moment the release wakes us (issue 30,
+ * "Hand-over at the floor"). */
+static void test_acquire_wake_carries_the_attempt(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
     dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
+    int64_t after;
 
-    push_ok(f, RP_NIL);                      /* the plain SET: taken */
-    push_ok(f, RP_ARR2(0, 10000));           /* the script: taken, PTTL 10 s */
-    push_ok(f, RP_POP(l->wake_key, "1"));    /* a release woke us */
-    push_ok(f, RP_ARR2(1, 0));
+    push_ok(f, RP_NIL);                                    /* the plain SET: taken */
+    push_ok(f, RP_ARR2(0, 10000));                         /* the script: taken, PTTL 10 s */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));   /* a release woke us; the attempt behind it: granted */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    after = dl_clock_now_ns();
     assert_int_equal(res.acquired, 1);
     assert_int_equal(res.attempts, 3);
     assert_int_equal(res.contended, 2);
-    assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->ncalls, 3);
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
-    /* Block on the lock's wake list, capped at 2 s (PTTL 10 s, 10 s to wait). */
+    /* Block on the lock's wake list, capped at 2 s (PTTL 10 s, 10 s to wait), the attempt behind it. */
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
+    assert_int_equal(f->calls[2].n, 2);
     assert_memory_equal(f->calls[2].cmd[0].argv[1], "lock:w{lock:w}:wake", f->calls[2].cmd[0].len[1]);
-    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
-    /* No sleep between the wake-up and the next attempt, nor before the BLPOP. */
-    assert_true(f->calls[3].t_ns - f->calls[2].t_ns < 20000000);
+    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
+    /* No sleep before the BLPOP. */
     assert_true(f->calls[2].t_ns - f->calls[1].t_ns < 20000000);
     assert_true(res.waited_us < 100000);
-    /* Validity counts from the send time of the successful attempt. */
-    assert_true(l->valid_until_ns >= f->calls[2].t_ns + 1500LL * 1000000);
+    /* The grant may date from the BLPOP's send time: validity counts from then. */
+    assert_true(l->valid_until_ns >= f->calls[1].t_ns + 1500LL * 1000000);
+    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 1500LL * 1000000);
+    assert_true(l->valid_until_ns < after + 1500LL * 1000000);
+    dl_lease_free(l);
+}
+
+/* A grant carried behind a long block: validity counted from the BLPOP's send
+ * time would lose more than a tenth of the TTL, so one refresh counts it from
+ * its own send time. */
+static void test_acquire_carried_grant_after_long_block_refreshed(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    step_t woken;
+    size_t base;
+
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    woken = step_replies(2, (rspec_t[]){RP_POP(l->wake_key, "1"), RP_ARR2(1, 0)});
+    woken.delay_us = 300000;   /* woken 300 ms into the block: more than 150 ms, a tenth of 1.5 s */
+    f->steps[f->nsteps++] = woken;
+    push_ok(f, RP_INT(1));     /* the refresh */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 4);
+    expect_refresh(&f->calls[3].cmd[0], 0, l, "1500");
+    /* counted from the refresh, sent after the 300 ms block, not from the BLPOP */
+    assert_true(l->valid_until_ns > f->calls[2].t_ns + 250000000LL + 1500LL * 1000000);
     assert_true(l->valid_until_ns <= f->calls[3].t_ns + 1500LL * 1000000);
+
+    /* The refresh finds it gone (it expired meanwhile): not acquired; the wait goes on. */
+    drop_unused_steps(f);
+    base = f->ncalls;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    f->steps[f->nsteps++] = woken;
+    push_ok(f, RP_INT(0));
+    push_ok(f, RP_ARR2(1, 0));  /* the wait's next attempt: granted */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls - base, 5);
+    expect_refresh(&f->calls[base + 3].cmd[0], 0, l, "1500");
+    expect_acquire(&f->calls[base + 4].cmd[0], 0, l, "1500", "0", "3000");
     dl_lease_free(l);
 }
 
@@ -1390,11 +1448,10 @@ static void test_acquire_block_time_from_pttl(void **state)
         drop_unused_steps(f);
         push_ok(f, RP_NIL);
         push_ok(f, RP_ARR2(0, c[i].pttl));
-        push_ok(f, RP_POP(l->wake_key, "1"));
-        push_ok(f, RP_ARR2(1, 0));
+        push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));
         assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
         assert_int_equal(res.acquired, 1);
-        assert_int_equal(f->ncalls - base, 4);
+        assert_int_equal(f->ncalls - base, 3);
         expect_blpop(&f->calls[base + 2], K(l, wake_key), c[i].secs, c[i].us);
         dl_lease_free(l);
     }
@@ -1445,8 +1502,11 @@ static void test_acquire_block_capped_by_time_left(void **state)
     assert_int_equal(res.attempts, (unsigned)(f->sets + f->attempts));
     assert_int_equal(res.contended, (unsigned)(f->sets + f->attempts));
     /* The block covered the rest of the wait and timed out: nothing another
-     * attempt could see changed, so no attempt after it: SET, script, BLPOP, cancel. */
+     * attempt could see changed, so no attempt after it, and none written
+     * behind it (a block that may end at the deadline carries nothing):
+     * SET, script, BLPOP, cancel. */
     assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->calls[2].n, 1);
     assert_int_equal(f->attempts, 1);
     assert_int_equal(f->blpops, 1);
     assert_true(el >= 300000000);
@@ -1560,19 +1620,19 @@ static void test_acquire_interrupted_cancels(void **state)
     assert_int_equal(checks, 2);
     assert_int_equal(res.acquired, 0);
     assert_int_equal(res.attempts, 3);
-    /* SET, attempt, BLPOP, attempt, then (interrupted) the cancel, once. */
-    assert_int_equal(f->ncalls, 5);
+    /* SET, attempt, BLPOP + the attempt behind it, then (interrupted) the cancel, once. */
+    assert_int_equal(f->ncalls, 4);
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
-    expect_cancel(&f->calls[4].cmd[0], 0, l);
+    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
+    expect_cancel(&f->calls[3].cmd[0], 0, l);
 
     /* Interrupted right after the SET: it never registered, so no cancel. */
     checks = 1;
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_INTERRUPTED);
-    assert_int_equal(f->ncalls, 6);
-    assert_true(is_cmd(&f->calls[5].cmd[0], "SET"));
+    assert_int_equal(f->ncalls, 5);
+    assert_true(is_cmd(&f->calls[4].cmd[0], "SET"));
     assert_int_equal(l->valid_until_ns, 0);
     dl_lease_free(l);
 }
@@ -1589,19 +1649,20 @@ static void test_acquire_blpop_refused_falls_back_to_polling(void **state)
 
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_ERR(NOPERM_BLPOP));
+    push_ok(f, RP_ERR(NOPERM_BLPOP), RP_ARR2(0, 10000));   /* the attempt behind the refused BLPOP still ran */
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.attempts, 5);
-    assert_int_equal(res.contended, 4);
+    assert_int_equal(res.attempts, 6);
+    assert_int_equal(res.contended, 5);
     assert_int_equal(f->ncalls, 6);
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    /* No BLPOP again: attempts only, after backoff sleeps (20 ms, then 40 ms). */
+    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
+    /* No BLPOP again: attempts only, after backoff sleeps (20, 40, then 80 ms). */
     expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
     expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "0", "3000");
     expect_acquire(&f->calls[5].cmd[0], 0, l, "1500", "0", "3000");
@@ -1625,7 +1686,7 @@ static void test_acquire_polling_capped_by_pttl_and_time_left(void **state)
     /* Backoff 200 ms, but the holder's lease ends in 5 ms: the next attempt comes then. */
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_ERR(NOPERM_BLPOP));
+    push_ok(f, RP_ERR(NOPERM_BLPOP));   /* a 1 s wait: the block may end at the deadline, nothing behind it */
     push_ok(f, RP_ARR2(0, 5));
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
@@ -1653,23 +1714,40 @@ static void test_acquire_blpop_transport_failure(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_lease("lock:", "x", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(1000000, 1000, 0);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     /* The connection broke while blocked: the error ends the wait; never
-     * "acquired". A wake-up may have gone with the connection: the cancel
-     * (by EVAL, on the next connection) passes it on. */
+     * "acquired". A wake-up may have gone with the connection, and the
+     * attempt written behind the BLPOP may have run and granted: the undo
+     * (the release by EVAL) ends such a grant, then the cancel (by EVAL) passes
+     * the wake-up on, both on the next connection, once each. */
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_fail(f, DL_ERR_IO, "reset while blocked");
+    push_ok(f, RP_INT(1));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
     assert_string_equal(err.msg, "reset while blocked");
     assert_int_equal(res.acquired, 0);
     assert_int_equal(l->valid_until_ns, 0);
-    assert_int_equal(f->ncalls, 4);
-    expect_cancel(&f->calls[3].cmd[0], 1, l);
+    assert_int_equal(f->ncalls, 5);
+    assert_int_equal(f->calls[2].n, 2);
+    expect_release(&f->calls[3].cmd[0], 1, l);
+    expect_cancel(&f->calls[4].cmd[0], 1, l);
+
+    /* A 1 s wait: its block may end at the deadline, so nothing rode behind
+     * it, and the cancel alone follows. */
+    o = opts_wait(1000000, 1000, 0);
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_fail(f, DL_ERR_IO, "reset while blocked");
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_IO);
+    assert_int_equal(f->ncalls, 9);
+    assert_int_equal(f->calls[7].n, 1);
+    expect_cancel(&f->calls[8].cmd[0], 1, l);
     dl_lease_free(l);
 }
 
@@ -1704,8 +1782,9 @@ static void test_acquire_fenced(void **state)
 
     /* Waiting: window 3000; NOSCRIPT falls back to EVAL with the same arguments. */
     o = opts_wait(1000000, 1000, 0);
+    o = opts_wait(10000000, 1000, 0);
     push_ok(f, RP_ARR2(0, 5));
-    push_ok(f, RP_NIL);          /* the BLPOP of 6 ms times out */
+    push_ok(f, RP_NIL, RP_ERR(NOSCRIPT_MSG));   /* the BLPOP of 6 ms times out; the attempt behind it: NOSCRIPT */
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_ARR2(1, 8));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
@@ -1715,6 +1794,8 @@ static void test_acquire_fenced(void **state)
     assert_int_equal(f->ncalls, 6);
     expect_acquire(&f->calls[2].cmd[0], 0, l, "1500", "1", "3000");
     expect_blpop(&f->calls[3], K(l, wake_key), "0.006", 6000);
+    expect_acquire(&f->calls[3].cmd[1], 0, l, "1500", "1", "3000");
+    /* Not run (an empty script cache): the next attempt, by EVALSHA, then EVAL. */
     expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "1", "3000");
     expect_acquire(&f->calls[5].cmd[0], 1, l, "1500", "1", "3000");
 
@@ -1781,21 +1862,36 @@ static void test_fair_handover_extends_claim_to_ttl(void **state)
 
     l->fencing = 1;
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_POP(l->my_wake_key, "7"));
-    push_ok(f, RP_INT(1));  /* the refresh */
+    push_ok(f, RP_POP(l->my_wake_key, "7"), RP_INT(1));  /* the hand-over, and the refresh written behind the BLPOP */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     assert_int_equal(res.attempts, 1);
     assert_int_equal(res.contended, 1);
     assert_int_equal(l->fence, 7);
-    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->ncalls, 2);
     expect_fair_acquire(&f->calls[0].cmd[0], 0, l, "10000", "1", "3000");
-    /* Blocks on its own wake list, not the shared one. */
+    /* Blocks on its own wake list, not the shared one; the refresh to the ttl
+     * rides behind it, so the hand-over costs the waiter no round trip. */
     expect_blpop(&f->calls[1], K(l, my_wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    expect_refresh(&f->calls[2].cmd[0], 0, l, "10000");
+    assert_int_equal(f->calls[1].n, 2);
+    expect_refresh(&f->calls[1].cmd[1], 0, l, "10000");
     assert_int_equal(l->ttl_ms, 10000);
     assert_true(dl_lease_validity_us(l) > 9900000);
-    assert_true(l->valid_until_ns <= f->calls[2].t_ns + 10000LL * 1000000);
+    assert_true(l->valid_until_ns <= f->calls[1].t_ns + 10000LL * 1000000);
+    dl_lease_free(l);
+
+    /* The refresh behind it did not run (empty script cache): one refresh after. */
+    l = mk_fair("q", "tok-q", 10000);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->my_wake_key, "8"), RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 6);
+    expect_refresh(&f->calls[4].cmd[0], 0, l, "10000");
+    expect_refresh(&f->calls[5].cmd[0], 1, l, "10000");
+    assert_true(l->valid_until_ns >= f->calls[3].t_ns + 10000LL * 1000000);
     assert_int_equal(l->pid, getpid());
     dl_lease_free(l);
 }
@@ -1841,10 +1937,11 @@ static void test_fair_handover_lost_before_refresh(void **state)
     dl_acquire_result_t res;
     dl_error_t err;
 
-    /* The refresh fails on the transport (after its one retry): pass the
+    /* The refresh behind the BLPOP found it not ours (0), and the refresh
+     * made after it fails on the transport (after its one retry): pass the
      * lock on (fair cancel, EVAL) rather than sit on it, and report the error. */
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_POP(l->my_wake_key, "3"));
+    push_ok(f, RP_POP(l->my_wake_key, "3"), RP_INT(0));
     push_fail(f, DL_ERR_TIMEOUT, "refresh lost");
     push_fail(f, DL_ERR_TIMEOUT, "refresh lost again");
     push_ok(f, RP_INT(1));
@@ -1925,7 +2022,10 @@ static void deadline_ends_block(fake_t *f, dl_lease_t *l)
         assert_int_equal(count_where(f, p_fair_release), 1);
         expect_fair_release(&f->calls[f->ncalls - 1].cmd[0], 0, l, "cancel");
     } else {
+        /* A block that may be cut at the deadline carries no attempt behind it:
+         * nothing of ours can run after we left, so no undo, the cancel alone. */
         assert_int_equal(count_where(f, p_cancel), 1);
+        for (i = 0; i < f->ncalls; i++) assert_int_equal(f->calls[i].n, 1);
         expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
     }
     dl_lease_free(l);
@@ -3199,43 +3299,44 @@ static void test_binary_keys_and_tokens(void **state)
     /* Waiting: the acquire script and the BLPOP carry the binary key, companions and token. */
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 300));
-    push_ok(f, RP_POP(wake, "1"));
-    push_ok(f, RP_ARR2(1, 0));
+    push_ok(f, RP_POP(wake, "1"), RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
     expect_cmd(&f->calls[1].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), fence, fence_len, B(waiters),
                B(token), S("2000"), S("0"), S("3000"));
     expect_blpop(&f->calls[2], B(wake), "0.301", 301000);
+    expect_cmd(&f->calls[2].cmd[1], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), fence, fence_len, B(waiters),
+               B(token), S("2000"), S("0"), S("3000"));
 
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_refresh(&f->t, l, 3000, &extended, &err), DL_OK);
-    expect_cmd(&f->calls[4].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
+    expect_cmd(&f->calls[3].cmd[0], 6, S("EVALSHA"), S(DL_SCRIPT_REFRESH_SHA), S("1"), B(key), B(token), S("3000"));
 
     push_ok(f, RP_INT(100));
     assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
-    expect_cmd(&f->calls[5].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
+    expect_cmd(&f->calls[4].cmd[0], 5, S("EVALSHA"), S(DL_SCRIPT_STATUS_SHA), S("1"), B(key), B(token));
 
     push_ok(f, RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
-    expect_cmd(&f->calls[6].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), B(key), B(wake), B(waiters),
+    expect_cmd(&f->calls[5].cmd[0], 8, S("EVALSHA"), S(DL_SCRIPT_RELEASE_SHA), S("3"), B(key), B(wake), B(waiters),
                B(token), S("2000"));
-    expect_cmd(&f->calls[7].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+    expect_cmd(&f->calls[6].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
                S("2000"));
 
     many[0] = l;
     push_ok(f, RP_INT(0));
     assert_int_equal(dl_lock_release_many(&f->t, 1, many, &released, &err), DL_OK);
-    expect_release(&f->calls[8].cmd[0], 0, l);
+    expect_release(&f->calls[7].cmd[0], 0, l);
 
     /* Ambiguous acquire: the undo carries the same binary key and token. */
     push_fail(f, DL_ERR_TIMEOUT, "lost");
     push_ok(f, RP_INT(1));
     o.wait_us = 0;
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_TIMEOUT);
-    expect_cmd(&f->calls[9].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("3000"));  /* refreshed ttl */
-    expect_cmd(&f->calls[10].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
+    expect_cmd(&f->calls[8].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("3000"));  /* refreshed ttl */
+    expect_cmd(&f->calls[9].cmd[0], 8, S("EVAL"), S(DL_SCRIPT_RELEASE), S("3"), B(key), B(wake), B(waiters), B(token),
                S("2000"));
 
     /* Fair: its own wake list is prefix + the binary token. */
@@ -3245,8 +3346,8 @@ static void test_binary_keys_and_tokens(void **state)
     push_ok(f, RP_POP(mywake, "0"));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    expect_fair_acquire(&f->calls[11].cmd[0], 0, l, "3000", "0", "3000");
-    expect_blpop(&f->calls[12], B(mywake), "0.301", 301000);
+    expect_fair_acquire(&f->calls[10].cmd[0], 0, l, "3000", "0", "3000");
+    expect_blpop(&f->calls[11], B(mywake), "0.301", 301000);
     dl_lease_free(l);
 }
 
@@ -3307,7 +3408,8 @@ int main(void)
         T(test_acquire_ambiguous_undo_never_retried),
         T(test_acquire_unexpected_reply),
         T(test_acquire_wait_granted_at_once),
-        T(test_acquire_wake_reattempts_at_once),
+        T(test_acquire_wake_carries_the_attempt),
+        T(test_acquire_carried_grant_after_long_block_refreshed),
         T(test_acquire_block_time_from_pttl),
         T(test_acquire_block_capped_by_time_left),
         T(test_acquire_timeout_cancels_once),

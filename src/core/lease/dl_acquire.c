@@ -107,6 +107,26 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiti
     return st;
 }
 
+/* Reads the reply r of an acquire script s that ran (not NOSCRIPT, not an
+ * error reply: dl_script_run has turned those into statuses): *acquired and
+ * lease->fence, or the holder's PTTL. */
+static dl_status_t judge_attempt(const dl_transport_t *t, dl_lease_t *lease, const dl_script_t *s,
+                                 const dl_reply_t *r, int *acquired, int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    if (lease->kind == DL_LEASE_PERMITS && r->type == DL_REPLY_INTEGER && r->integer == 1) {
+        *acquired = 1;   /* the semaphore's grant: no fencing token, no table to build */
+        lease->fence = 0;
+    } else if (r->type == DL_REPLY_ARRAY && r->elements == 2 && r->element[0].type == DL_REPLY_INTEGER &&
+               r->element[1].type == DL_REPLY_INTEGER) {
+        *acquired = r->element[0].integer == 1;
+        if (*acquired) lease->fence = r->element[1].integer;
+        else *holder_pttl_ms = r->element[1].integer;
+    } else {
+        return dl_unexpected(t, s->what, err);
+    }
+    return DL_OK;
+}
+
 /* One attempt by the kind's acquire script: {1, fence} (the semaphore's: 1)
  * when granted, {0, holder's PTTL} when not; when waiting, the script also registers us as a
  * waiter (so the holder's release wakes or hands over to us). */
@@ -125,36 +145,38 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
     } else {
         st = dl_script_run(t, s, lease, lease->ttl_ms, waiting, 0, DL_RETRY_NEVER, &r, err);
     }
-    if (st == DL_OK) {
-        if (lease->kind == DL_LEASE_PERMITS && r.type == DL_REPLY_INTEGER && r.integer == 1) {
-            *acquired = 1;   /* the semaphore's grant: no fencing token, no table to build */
-            lease->fence = 0;
-        } else if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[0].type == DL_REPLY_INTEGER &&
-            r.element[1].type == DL_REPLY_INTEGER) {
-            *acquired = r.element[0].integer == 1;
-            if (*acquired) lease->fence = r.element[1].integer;
-            else *holder_pttl_ms = r.element[1].integer;
-        } else {
-            st = dl_unexpected(t, s->what, err);
-        }
-    }
+    if (st == DL_OK) st = judge_attempt(t, lease, s, &r, acquired, holder_pttl_ms, err);
     if (st == DL_OK && *acquired && dl_replicas_wanted(lease)) st = check_replicated(t, lease, &wait_r, acquired, err);
     dl_reply_free(&r);
     dl_reply_free(&wait_r);
     return st;
 }
 
-/* BLPOP on wake lists until a deadline of the client (dl_script.h); *value is
- * the fencing token of a fair hand-over. */
-dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
-                            int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
-                            dl_error_t *err)
+/*
+ * BLPOP on wake lists until a deadline of the client (dl_script.h); *value is
+ * the fencing token of a fair hand-over. behind (or NULL): a command written
+ * behind the BLPOP in the same round trip. Redis keeps a blocked client's
+ * later commands in its input buffer and runs them the moment the BLPOP
+ * returns, so behind runs on the server right after the wake-up (or the
+ * timeout), with no client round trip between (issue 30, "Hand-over at the
+ * floor"). It is written only when the block ends before the wait's
+ * deadline: a call that may be abandoned at the deadline (the connection
+ * dropped with the BLPOP in flight) carries nothing, so nothing of ours can
+ * run on the server after we left (and the wait then ends anyway: a last
+ * attempt would change nothing). *behind_sent tells whether it was written.
+ * Its reply goes to *behind_r (caller frees) and *behind_got = 1; *behind_got
+ * = 0 when the call failed: then behind may or may not have run.
+ */
+static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
+                                 int64_t block_us, int64_t deadline_ns, const dl_cmd_t *behind, int *behind_sent,
+                                 dl_reply_t *behind_r, int *behind_got, int *popped, long long *value,
+                                 int *abandoned, dl_error_t *err)
 {
     char secs[32];
     const char *argv[2 + DL_BLOCK_KEYS_MAX];
     size_t argvlen[2 + DL_BLOCK_KEYS_MAX], i;
-    dl_cmd_t cmd;
-    dl_reply_t r;
+    dl_cmd_t cmds[2];
+    dl_reply_t r[2];
     dl_status_t st;
 
     if (n < 1 || n > DL_BLOCK_KEYS_MAX) return dl_error_set(err, DL_ERR_ARG, "BLPOP on %zu keys", n);
@@ -172,32 +194,53 @@ dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const
         argvlen[1 + n] = (size_t)snprintf(secs, sizeof(secs), "%lld.%03lld", (long long)(ms / 1000),
                                           (long long)(ms % 1000));
     }
-    cmd.argc = (int)(n + 2); cmd.argv = argv; cmd.argvlen = argvlen;
+    cmds[0].argc = (int)(n + 2); cmds[0].argv = argv; cmds[0].argvlen = argvlen;
+    memset(r, 0, sizeof(r));
+    if (behind_got) *behind_got = 0;
     *popped = 0;
     *abandoned = 0;
     {
         int64_t to_deadline_us = (deadline_ns - dl_clock_now_ns()) / 1000;
         int64_t read_us = block_us + DL_BLOCK_REPLY_GRACE_US;
         int at_deadline = to_deadline_us <= read_us;
-        if (at_deadline) read_us = to_deadline_us > 0 ? to_deadline_us : 1;
-        st = dl_pending_call(t, 1, &cmd, &r, DL_TIMEOUT_EXACT(read_us), err);
+        if (at_deadline) {
+            read_us = to_deadline_us > 0 ? to_deadline_us : 1;
+            behind = NULL;
+        }
+        if (behind) cmds[1] = *behind;
+        if (behind_sent) *behind_sent = behind != NULL;
+        st = dl_pending_call(t, behind ? 2 : 1, cmds, r, DL_TIMEOUT_EXACT(read_us), err);
         if (st == DL_ERR_TIMEOUT && at_deadline) {
             *abandoned = 1;   /* the transport dropped the connection: the BLPOP ends with it */
             st = DL_OK;
         }
     }
-    if (st == DL_OK) {
-        if (r.type == DL_REPLY_ARRAY && r.elements == 2 && r.element[1].type == DL_REPLY_STRING) {
+    if (st == DL_OK && !*abandoned) {
+        if (r[0].type == DL_REPLY_ARRAY && r[0].elements == 2 && r[0].element[1].type == DL_REPLY_STRING) {
             *popped = 1;
-            *value = strtoll(r.element[1].str, NULL, 10);
-        } else if (r.type == DL_REPLY_ERROR) {
-            st = dl_server_error(t, &r, "BLPOP", err);
-        } else if (r.type != DL_REPLY_NIL) {
+            *value = strtoll(r[0].element[1].str, NULL, 10);
+        } else if (r[0].type == DL_REPLY_ERROR) {
+            st = dl_server_error(t, &r[0], "BLPOP", err);
+        } else if (r[0].type != DL_REPLY_NIL) {
             st = dl_unexpected(t, "BLPOP", err);
         }
+        if (behind) {
+            *behind_r = r[1];   /* ran after the BLPOP, whatever the BLPOP answered */
+            *behind_got = 1;
+            memset(&r[1], 0, sizeof(r[1]));
+        }
     }
-    dl_reply_free(&r);
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
     return st;
+}
+
+dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
+                            int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
+                            dl_error_t *err)
+{
+    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, NULL, NULL, NULL, popped, value, abandoned,
+                         err);
 }
 
 dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
@@ -224,24 +267,77 @@ static void run_quietly(const dl_transport_t *t, const dl_script_t *s, const dl_
     dl_script_run_or_defer(t, s, lease, force_eval);
 }
 
-/* A fair hand-over granted min(ttl, claim): extend to the ttl when longer. */
+/*
+ * A grant that came behind a BLPOP (a fair hand-over, or an attempt carried
+ * behind the BLPOP) dates, for all the client knows, from when the BLPOP was
+ * sent: the validity counts from then (since_ns), which is safe but loses up
+ * to the time blocked. When that is more than a tenth of the TTL, one refresh
+ * counts it from now (a short TTL after a long block would otherwise end
+ * before the caller used it). Returns 0 when the refresh found the lease
+ * gone; a refresh that fails keeps the conservative validity.
+ */
+static int tighten_validity(const dl_transport_t *t, dl_lease_t *lease, int64_t since_ns)
+{
+    dl_error_t ignored;
+    int extended = 1;
+    if (dl_clock_now_ns() - since_ns <= lease->ttl_ms * 100000) return 1;
+    if (dl_lock_refresh(t, lease, lease->ttl_ms, &extended, &ignored) != DL_OK) return 1;
+    return extended;
+}
+
+/*
+ * A fair hand-over granted min(ttl, claim): extend to the ttl when longer.
+ * carried_extended: the reply of the refresh written behind the BLPOP (1
+ * extended, 0 not), or -1 when none ran: then the refresh is made here.
+ */
 static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int64_t blocked_ns, long long fence,
-                                 int *acquired, dl_error_t *err)
+                                 int carried_extended, int *acquired, dl_error_t *err)
 {
     int64_t claim_ms = lease->ttl_ms < DL_FAIR_CLAIM_MS ? lease->ttl_ms : DL_FAIR_CLAIM_MS;
     int extended = 1;
     lease->fence = fence;
     /* The hand-over happened after we started blocking: counting from then is conservative. */
     lease->valid_until_ns = blocked_ns + claim_ms * 1000000;
-    if (lease->ttl_ms > claim_ms) {
+    if (lease->ttl_ms > claim_ms && carried_extended == 1) {
+        lease->valid_until_ns = blocked_ns + lease->ttl_ms * 1000000;   /* extended on the server after the pop */
+    } else if (lease->ttl_ms > claim_ms) {
         dl_status_t st = dl_lock_refresh(t, lease, lease->ttl_ms, &extended, err);
         if (st != DL_OK) {
             run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);  /* pass it on rather than sit on it */
             return st;
         }
+        *acquired = extended;
+        return DL_OK;   /* the refresh counted the validity from its own send time */
     }
-    *acquired = extended;
+    *acquired = tighten_validity(t, lease, blocked_ns);
     return DL_OK;
+}
+
+/*
+ * What a waiter writes behind its BLPOP (block_on_then), into *sc: default
+ * mode, the attempt that follows every wake-up; fair mode, the refresh to the
+ * ttl that a hand-over (granted for the claim) needs when the ttl is longer.
+ * NULL: nothing (min_replicas, whose WAIT belongs to a grant's own round trip;
+ * a fair ttl within the claim).
+ */
+static const dl_cmd_t *carried_step(dl_script_call_t *sc, dl_cmd_t *cmd, const dl_primitive_t *prim,
+                                    const dl_lease_t *lease)
+{
+    if (dl_replicas_wanted(lease)) return NULL;
+    if (prim->wake != DL_WAKE_OWN) *cmd = dl_script_command(sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
+    else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) *cmd = dl_script_command(sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
+    else return NULL;
+    return cmd;
+}
+
+/* The reply of an acquire attempt carried behind a BLPOP (not NOSCRIPT). */
+static dl_status_t judge_carried(const dl_transport_t *t, dl_lease_t *lease, const dl_script_t *s,
+                                 const dl_reply_t *r, int *acquired, int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    if (r->type == DL_REPLY_ERROR) {
+        return dl_is_kind_error(r) ? DL_KIND_ERROR_OF(r, lease, err) : dl_server_error(t, r, s->what, err);
+    }
+    return judge_attempt(t, lease, s, r, acquired, holder_pttl_ms, err);
 }
 
 dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl_acquire_opts_t *opts,
@@ -258,6 +354,9 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int by_script = lease->fencing || !prim->plain;
     int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
     int can_block = 1;
+    int carried = 0;            /* the attempt after the last BLPOP ran behind it: carried_r is its reply */
+    dl_reply_t carried_r;
+    int64_t carried_since_ns = 0;
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
 
@@ -274,10 +373,18 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     }
     for (;;) {
         int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
-        int acquired = 0;
+        int acquired = 0, was_carried = carried;
 
-        st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
-                       : try_set(t, lease, waiting, &acquired, err);
+        if (carried) {
+            /* Its grant may date from the BLPOP's send time, for all we know. */
+            sent_ns = carried_since_ns;
+            st = judge_carried(t, lease, prim->acquire, &carried_r, &acquired, &holder_pttl_ms, err);
+            dl_reply_free(&carried_r);
+            carried = 0;
+        } else {
+            st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
+                           : try_set(t, lease, waiting, &acquired, err);
+        }
         res->attempts++;
         registered |= by_script && waiting;
         if (st != DL_OK) {
@@ -293,8 +400,11 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         if (acquired) {
             /* Validity counts from the send time: the lease may have started then. */
             lease->valid_until_ns = sent_ns + lease->ttl_ms * 1000000;
-            res->acquired = 1;
-            break;
+            if (!was_carried || tighten_validity(t, lease, sent_ns)) {
+                res->acquired = 1;
+                break;
+            }
+            continue;   /* gone before the refresh could extend it: attempt again, at once */
         }
         res->contended++;
         remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
@@ -309,26 +419,43 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         }
         if (can_block) {
             int64_t block_us = dl_block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
-            int popped = 0, abandoned = 0;
+            int popped = 0, abandoned = 0, behind_sent = 0, behind_got = 0, carried_extended = -1;
             long long value = 0;
             size_t wake_len;
             const char *wake = dl_primitive_wake_key(lease, &wake_len);
+            dl_script_call_t sc;
+            dl_cmd_t behind_cmd;
+            const dl_cmd_t *behind;
+            dl_reply_t behind_r;
             if (block_us < 1000) {
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            st = dl_block_on(t, wake, wake_len, block_us, deadline_ns, &popped, &value, &abandoned, err);
+            behind = carried_step(&sc, &behind_cmd, prim, lease);
+            st = block_on_then(t, 1, &wake, &wake_len, block_us, deadline_ns, behind, &behind_sent, &behind_r,
+                               &behind_got, &popped, &value, &abandoned, err);
+            if (behind_got && prim->wake == DL_WAKE_OWN) {
+                if (behind_r.type == DL_REPLY_INTEGER) carried_extended = behind_r.integer == 1;
+                dl_reply_free(&behind_r);   /* not popped: a 0, or a hand-over the next attempt finds */
+            } else if (behind_got && dl_is_noscript(&behind_r)) {
+                dl_reply_free(&behind_r);   /* not run (empty script cache): the next attempt sends the text */
+            } else if (behind_got) {
+                carried = 1;
+                carried_r = behind_r;
+                carried_since_ns = blocked_ns;
+            }
             if (st == DL_OK && prim->wake == DL_WAKE_OWN && popped) {
-                st = take_handover(t, lease, blocked_ns, value, &res->acquired, err);
+                st = take_handover(t, lease, blocked_ns, value, carried_extended, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;
                 continue;
             }
             if (st == DL_OK) {
-                /* Woken: try again. Not woken, and the block covered the rest of the
-                 * wait (or the deadline ended it): nothing changed that another
-                 * attempt could see; give up. The cancel passes on a wake-up or a
-                 * hand-over that came as we left. */
-                if (!popped && (abandoned || block_us >= remaining_us)) {
+                /* Woken, or the carried attempt to judge: at once. Not woken, nothing
+                 * carried, and the block covered the rest of the wait (or the
+                 * deadline ended it, the connection dropped: nothing was carried
+                 * then): nothing changed that another attempt could see; give up.
+                 * The cancel passes on a wake-up or a hand-over that came as we left. */
+                if (!carried && !popped && (abandoned || block_us >= remaining_us)) {
                     run_quietly(t, prim->cancel, lease, 0);
                     break;
                 }
@@ -336,12 +463,15 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             }
             if (st != DL_ERR_SERVER) {
                 /* The connection broke while blocked: a wake-up or a fair hand-over
-                 * may have been lost with it; the cancel passes it on. */
+                 * may have been lost with it, or a grant by the carried attempt;
+                 * the undo ends that, the cancel passes the rest on. */
+                if (behind_sent && prim->wake != DL_WAKE_OWN) run_quietly(t, prim->undo, lease, 1);
                 run_quietly(t, prim->cancel, lease, 1);
                 break;
             }
             can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */
             st = DL_OK;
+            if (carried) continue;   /* the attempt behind the refused BLPOP ran: judge it first */
         }
         {
             int64_t sleep_us = dl_wait_sleep_us(dl_backoff_delay_us(&opts->backoff, backoff_attempt++),

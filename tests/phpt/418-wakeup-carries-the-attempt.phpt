@@ -1,0 +1,82 @@
+--TEST--
+Hand-over at the floor: the waiter's next step rides behind its BLPOP (default mode: the attempt; fair mode: the refresh to its TTL), so a woken waiter sends nothing more before lock() returns; a grant that came more than a tenth of its TTL into the block is refreshed, so its validity counts from then
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
+--FILE--
+<?php
+require __DIR__ . '/inc/lifecycle.inc';
+require __DIR__ . '/inc/proxy.inc';
+$p = 'phpt_418:';
+$port = start_test_redis('418');
+$uri = "redis://127.0.0.1:$port";
+$raw = RawConn::tcp('127.0.0.1', $port);
+$slow = (is_valgrind() ? 20 : 1) * lc_load();
+
+/**
+ * The holder takes $name (TTL 30 s); a waiter in a child, through a proxy,
+ * waits for it with $opts and $ttl; the holder releases after $holdS seconds.
+ * Returns the requests the waiter sent and what it saw of its lease.
+ */
+function wait_for(string $uri, int $port, string $p, string $name, array $opts, float $ttl, float $holdS, float $slow): array
+{
+    $holder = new DistLock($uri, ['prefix' => $p] + $opts);
+    // warm the script cache, as a running server's is: a wait that gives up, a refresh
+    $warm = $holder->lock("$name:warm", 5);
+    $warm->refresh(5);
+    try { (new DistLock($uri, ['prefix' => $p] + $opts))->lock("$name:warm", 10, 0.01); } catch (DistLock\LockTimeoutException $e) {}
+    $warm->release();
+    $l = $holder->lock($name, 30);
+    $proxy = proxy_start($port);
+    $out = tempnam(sys_get_temp_dir(), 'phpt_418_');
+    $pid = fork_child(function () use ($proxy, $p, $name, $opts, $ttl, $out) {
+        $d = new DistLock("redis://127.0.0.1:{$proxy['port']}", ['prefix' => $p] + $opts);
+        $w = $d->lock($name, $ttl, 10);
+        file_put_contents($out, json_encode(['fence' => $w->fencingToken()]));
+        $w->detach();      // no release on the way out: the requests end with lock()
+        return 0;
+    });
+    usleep((int)($holdS * 1e6));
+    // The replies to the waiter are held back from here: what it sends after its
+    // BLPOP without having read the BLPOP's reply reaches the server all the same.
+    proxy_mode($proxy, 'hold');
+    $l->release();
+    usleep((int)(150000 * $slow));
+    $beforeReply = proxy_commands($proxy);
+    proxy_mode($proxy, 'release');
+    $exit = wait_child($pid);
+    $seen = json_decode((string)file_get_contents($out), true);
+    @unlink($out);
+    $cmds = proxy_commands($proxy);
+    proxy_stop($proxy);
+    $holder->forceRelease($name);
+    return [$exit, implode(' ', $beforeReply) . ' | ' . implode(' ', array_slice($cmds, count($beforeReply))), $seen];
+}
+
+// 1. default mode: woken by the release, the attempt behind the BLPOP grants it
+// (TTL 120 s: the time blocked, held back, stays under a tenth of it: no refresh)
+[$exit, $cmds, $seen] = wait_for($uri, $port, $p, 'd', [], 120, 0.15 * $slow, $slow);
+echo "default: $exit, requests (before the BLPOP's reply | after): $cmds\n";
+
+// 2. fair mode, TTL longer than the hand-over's claim (3 s): the refresh rides behind the BLPOP
+[$exit, $cmds, $seen] = wait_for($uri, $port, $p, 'f', ['fair' => true, 'fencing' => true], 120, 0.15 * $slow, $slow);
+echo "fair: $exit, requests (before the BLPOP's reply | after): $cmds; fenced: ", var_export($seen['fence'] > 0, true), "\n";
+
+// 3. a short TTL (1 s) granted 0.5 s into the block: counted from the block's start the
+//    client would believe 0.5 s left; one refresh (the last EVALSHA) counts it from now
+[$exit, $cmds, $seen] = wait_for($uri, $port, $p, 's', [], 1, 0.5 * $slow, $slow);
+echo "short ttl: $exit, requests (before the BLPOP's reply | after): $cmds\n";
+echo "left behind: ", json_encode(array_values(array_filter($raw->cmd('KEYS', $p . '*'), fn($k) => !str_contains($k, 'distlock:fence')))), "\n";
+stop_test_redis_all('418');
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/inc/proc.inc';
+stop_test_redis_all('418');
+?>
+--EXPECT--
+default: exit=0, requests (before the BLPOP's reply | after): HELLO SET EVALSHA BLPOP EVALSHA | 
+fair: exit=0, requests (before the BLPOP's reply | after): HELLO EVALSHA BLPOP EVALSHA | ; fenced: true
+short ttl: exit=0, requests (before the BLPOP's reply | after): HELLO SET EVALSHA BLPOP EVALSHA | EVALSHA
+left behind: []
