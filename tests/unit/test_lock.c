@@ -1183,6 +1183,25 @@ static void test_release_retry_deferred_when_bound_spent(void **state)
     assert_true(f->calls[base + 2].extra_timeout_us == INT64_MIN);
     expect_release(&f->calls[base + 2].cmd[0], 1, l);
     assert_int_equal(dl_pending_count(&f->pending), 0);
+
+    /* Kept, and the lease's validity passes before the next command: dropped,
+     * never written (the lease has ended; written now, a release by token
+     * could end a later lease under the same caller-chosen token). */
+    base = f->ncalls;
+    l->valid_until_ns = dl_clock_now_ns() + 20000000LL;   /* 20 ms left */
+    dl_call_bound_begin(&saved, 1000, "timeout");
+    push_fail(f, DL_ERR_TIMEOUT, "first attempt: no reply within the bound");
+    f->steps[f->nsteps - 1].delay_us = 3000;
+    push_fail(f, DL_ERR_CONNECT, "no connection for the second attempt");
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_TIMEOUT);
+    dl_call_bound_end(&saved);
+    assert_int_equal(dl_pending_count(&f->pending), 1);   /* kept */
+    dl_clock_sleep_us(30000);                             /* past the validity */
+    push_ok(f, RP_INT(-3));                               /* the status script alone */
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(f->ncalls - base, 3);
+    assert_true(IS_STATUS(&f->calls[base + 2].cmd[0]));
+    assert_int_equal(dl_pending_count(&f->pending), 0);
     dl_lease_free(l);
 }
 

@@ -139,9 +139,19 @@ static void outcome_ignored(void *arg, const dl_transport_t *t, dl_pending_outco
     (void)arg; (void)t; (void)outcome; (void)reply;
 }
 
+/* Until when a command that acts on lease by its token may be kept to be
+ * written later (dl_pending_defer): the lease's validity, the earliest it can
+ * end. An undo of an attempt whose grant is unknown (no validity): not past
+ * now, i.e. written within the grace or dropped (the grant ends at its TTL). */
+static int64_t keep_until(const dl_lease_t *lease)
+{
+    if (!lease) return 0;
+    return lease->valid_until_ns > 0 ? lease->valid_until_ns : dl_clock_now_ns();
+}
+
 /* Defers cmd, sent by EVAL when it is s's EVALSHA (a deferred command must not
  * depend on the script cache: nobody is there to send it again). */
-static void defer_cmd(const dl_transport_t *t, const dl_cmd_t *cmd, const dl_script_t *s)
+static void defer_cmd(const dl_transport_t *t, const dl_cmd_t *cmd, const dl_script_t *s, const dl_lease_t *lease)
 {
     if (s && cmd->argc >= 2 && cmd->argc <= 16 && cmd->argvlen[0] == 7 && memcmp(cmd->argv[0], "EVALSHA", 7) == 0) {
         const char *argv[16];
@@ -152,15 +162,15 @@ static void defer_cmd(const dl_transport_t *t, const dl_cmd_t *cmd, const dl_scr
         argv[0] = "EVAL"; argvlen[0] = 4;
         argv[1] = s->text; argvlen[1] = strlen(s->text);
         c.argc = cmd->argc; c.argv = argv; c.argvlen = argvlen;
-        dl_pending_defer(t, &c, outcome_ignored, NULL);
+        dl_pending_defer(t, &c, outcome_ignored, NULL, keep_until(lease));
         return;
     }
-    dl_pending_defer(t, cmd, outcome_ignored, NULL);
+    dl_pending_defer(t, cmd, outcome_ignored, NULL, keep_until(lease));
 }
 
 static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                                        dl_retry_t retry, int64_t extra_timeout_us, int *retried,
-                                       const dl_script_t *s, dl_error_t *err)
+                                       const dl_script_t *s, const dl_lease_t *lease, dl_error_t *err)
 {
     /* Replies still owed (deferred releases) are read first, in the same round trip. */
     dl_status_t st = dl_pending_call(t, n, cmds, replies, extra_timeout_us, err);
@@ -172,7 +182,7 @@ static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const 
             /* The call's bound is spent: the second attempt of a release or
              * refresh (idempotent) goes out without the caller waiting for it,
              * and the caller hears of the first one's failure (issue 27.3). */
-            for (i = 0; i < n; i++) defer_cmd(t, &cmds[i], s);
+            for (i = 0; i < n; i++) defer_cmd(t, &cmds[i], s, lease);
             return st;
         }
         if (retried) *retried = 1;
@@ -184,7 +194,7 @@ static dl_status_t call_counting_timed(const dl_transport_t *t, size_t n, const 
 static dl_status_t call_counting(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                                  dl_retry_t retry, int *retried, dl_error_t *err)
 {
-    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, NULL, err);
+    return call_counting_timed(t, n, cmds, replies, retry, 0, retried, NULL, NULL, err);
 }
 
 dl_status_t dl_call_retried(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
@@ -367,11 +377,11 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
     build(&sc, s, lease, ttl_ms, waiting);
     if (force_eval) use_eval(&sc, s);
     cmd = as_cmd(&sc);
-    st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, err);
+    st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, lease, err);
     if (st == DL_OK && dl_is_noscript(r)) {
         dl_reply_free(r);
         use_eval(&sc, s);
-        st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, err);
+        st = call_counting_timed(t, 1, &cmd, r, retry, 0, retried, s, lease, err);
     }
     if (st == DL_OK && r->type == DL_REPLY_ERROR) {
         st = dl_is_kind_error(r) ? DL_KIND_ERROR_OF(r, lease, err) : dl_server_error(t, r, s->what, err);
@@ -401,7 +411,7 @@ void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lea
     build(&sc, s, lease, lease->ttl_ms, 0);
     use_eval(&sc, s);   /* no second chance after NOSCRIPT: nobody waits for the reply */
     cmd = as_cmd(&sc);
-    dl_pending_defer(t, &cmd, outcome_ignored, NULL);   /* copied as it is written or kept */
+    dl_pending_defer(t, &cmd, outcome_ignored, NULL, keep_until(lease));   /* copied as it is written or kept */
 }
 
 void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
@@ -508,7 +518,7 @@ done:
 dl_status_t dl_call_timed(const dl_transport_t *t, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                           dl_retry_t retry, int64_t extra_timeout_us, dl_error_t *err)
 {
-    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, NULL, err);
+    return call_counting_timed(t, n, cmds, replies, retry, extra_timeout_us, NULL, NULL, NULL, err);
 }
 
 dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
@@ -523,14 +533,14 @@ dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, co
     build(&sc, s, lease, ttl_ms, waiting);
     cmds[0] = as_cmd(&sc);
     cmds[1] = *then;
-    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, err);
+    st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, lease, err);
     if (st == DL_OK && dl_is_noscript(&replies[0])) {
         /* The script did not run; `then` did, harmlessly (a WAIT): both again, the script by EVAL. */
         dl_reply_free(&replies[0]);
         dl_reply_free(&replies[1]);
         use_eval(&sc, s);
         cmds[0] = as_cmd(&sc);
-        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, err);
+        st = call_counting_timed(t, 2, cmds, replies, retry, extra_timeout_us, NULL, s, lease, err);
     }
     *r = replies[0];
     *then_r = replies[1];

@@ -51,6 +51,14 @@ void dl_pending_write_queued(const dl_transport_t *t)
     p->nq = p->qcap = 0;
     for (i = 0; i < n; i++) {
         dl_error_t err;
+        if (q[i].keep_until_ns != 0 && dl_clock_now_ns() > q[i].keep_until_ns) {
+            /* Past the end of the lease it was to end: written now, a release by
+             * token could end a later lease under the same token. */
+            dl_reply_t none;
+            memset(&none, 0, sizeof(none));
+            q[i].fn(q[i].arg, t, DL_PENDING_LOST, &none);
+            continue;
+        }
         /* Once one cannot be written, the connection is gone: the rest are given up too
          * (a lease they would end ends at its TTL). */
         if (dl_pending_send(t, &q[i].cmd, q[i].fn, q[i].arg, &err) != DL_OK) {
@@ -68,7 +76,7 @@ void dl_pending_write_queued(const dl_transport_t *t)
 }
 
 /* Keeps a copy of cmd in p->queued. DL_OK, or DL_ERR_NOMEM (nothing kept). */
-static dl_status_t queue_copy(dl_pending_t *p, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg)
+static dl_status_t queue_copy(dl_pending_t *p, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg, int64_t keep_until_ns)
 {
     size_t bytes = 0, i, argc = (size_t)cmd->argc;
     char *block, *data;
@@ -101,11 +109,13 @@ static dl_status_t queue_copy(dl_pending_t *p, const dl_cmd_t *cmd, dl_pending_f
     p->queued[p->nq].fn = fn;
     p->queued[p->nq].arg = arg;
     p->queued[p->nq].pid = dl_proc_pid();
+    p->queued[p->nq].keep_until_ns = keep_until_ns;
     p->nq++;
     return DL_OK;
 }
 
-void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg)
+void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg,
+                      int64_t keep_until_ns)
 {
     dl_call_bound_t saved;
     dl_error_t err;
@@ -127,7 +137,7 @@ void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_f
     st = dl_pending_send(t, cmd, fn, arg, &err);
     dl_call_bound_end(&saved);
     if (st == DL_OK) return;
-    if (queue_copy(t->pending, cmd, fn, arg) != DL_OK) fn(arg, t, DL_PENDING_LOST, &none);
+    if (queue_copy(t->pending, cmd, fn, arg, keep_until_ns) != DL_OK) fn(arg, t, DL_PENDING_LOST, &none);
 }
 
 /* Takes the entries out of p (so that handlers may defer again) and hands each

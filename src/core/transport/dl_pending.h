@@ -48,6 +48,7 @@ typedef struct dl_pending_queued {
     dl_pending_fn fn;
     void *arg;
     pid_t pid;
+    int64_t keep_until_ns;  /* monotonic ns after which it is dropped, not written (0: no limit) */
 } dl_pending_queued_t;
 
 struct dl_pending {
@@ -121,8 +122,13 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
  * idempotent and harmless if it never runs (a lease it would end ends at its TTL).
  * A transport that cannot defer (no send: Cluster's router) makes one call
  * within the grace instead, so that the command is at least written.
+ * keep_until_ns (monotonic ns; 0: no limit): a kept copy not written by then
+ * is dropped (its outcome LOST), never written late. A release or undo by
+ * token kept past its lease's end could otherwise delete a later lease that
+ * reuses the same caller-chosen token.
  */
-void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg);
+void dl_pending_defer(const dl_transport_t *t, const dl_cmd_t *cmd, dl_pending_fn fn, void *arg,
+                      int64_t keep_until_ns);
 
 /* Writes the commands dl_pending_defer kept (their replies are then owed).
  * Called first by dl_pending_call, dl_pending_settle and dl_pending_send. */
