@@ -355,6 +355,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
     int can_block = 1;
     int carried = 0;            /* the attempt after the last BLPOP ran behind it: carried_r is its reply */
+    int reconnected = 0;        /* a connection that broke under a carried BLPOP was replaced once */
     dl_reply_t carried_r;
     int64_t carried_since_ns = 0;
     unsigned backoff_attempt = 0;
@@ -467,6 +468,17 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * the undo ends that, the cancel passes the rest on. */
                 if (behind_sent && prim->wake != DL_WAKE_OWN) run_quietly(t, prim->undo, lease, 1);
                 run_quietly(t, prim->cancel, lease, 1);
+                if (behind_sent && !reconnected) {
+                    /* A master demoted to a replica (failover) answers its blocked
+                     * clients UNBLOCKED and closes them before it reads what follows
+                     * (Redis: disconnectAllBlockedClients), so the step behind the
+                     * BLPOP never ran and the connection is gone. The BLPOP alone read
+                     * that error and went on; so does this wait, once: a fresh attempt
+                     * on a new connection, which finds the new master. */
+                    reconnected = 1;
+                    st = DL_OK;
+                    continue;
+                }
                 break;
             }
             can_block = 0;  /* BLPOP refused: poll with backoff for the rest of this wait */
