@@ -179,7 +179,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         // A read key becomes the write key at once or not at all (promotion never waits).
         if (self::mode($key) === 'read' && ($h = $this->handle($key, 'read')) !== null) {
             if (!$this->call(static fn () => $h->promote($ttl), $key, 'save')) {
-                throw $this->conflict($name, 'The "%s" lock is also read-locked by other keys: a read lock is promoted only by its sole holder.', 'read-locked by other keys');
+                throw $this->conflict($name, 'The "%s" lock is also read-locked by other keys: a read lock is promoted only by its sole holder.', 'read-locked by other keys (a read lock is promoted only by its sole holder)');
             }
             $this->remember($key, 'write', $h);
             $this->saved($key);
@@ -258,7 +258,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             return;
         }
         if ($acquired === null) {
-            throw $this->conflict($name, 'The "%s" lock is write-locked by another key, or another key waits to write-lock it.', 'write-locked or awaited by another key');
+            throw $this->conflict($name, 'The "%s" lock is write-locked by another key, or another key waits to write-lock it.', 'write-locked by another key, or another key waits to write-lock it');
         }
         $acquired->detach();
         $this->remember($key, 'read', $acquired);
@@ -685,7 +685,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      */
     private function conflict(string $name, string $message, string $reason, ?\Throwable $previous = null): LockConflictedException
     {
-        $this->logger?->info('The "{resource}" lock is held by another key: {reason}.', ['resource' => $name, 'reason' => $reason]);
+        $this->logger?->info('Conflict on the "{resource}" lock: {reason}.', ['resource' => $name, 'reason' => $reason]);
 
         return new LockConflictedException(\sprintf($message, $name), 0, $previous);
     }

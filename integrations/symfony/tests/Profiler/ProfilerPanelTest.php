@@ -209,6 +209,9 @@ final class ProfilerPanelTest extends TestCase
         $this->assertSame(1, preg_match('/data-waited-ms="([0-9.]+)"/', $body, $m));
         // The other process holds report:42 for 1 s: the blocking acquire waited most of it.
         $this->assertGreaterThan(500.0, (float) $m[1]);
+        // The store got the application's logger (FrameworkBundle autoconfigures LoggerAwareInterface):
+        // the conflict is in the server's log (Symfony's default logger writes to stderr).
+        $this->assertStringContainsString('[info] Conflict on the "report:42" lock: held by another key.', (string) file_get_contents(self::$servers['dev']['log']));
     }
 
     /** @depends testTheRequestTakesAndWaitsForItsLocks */
