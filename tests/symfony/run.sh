@@ -14,7 +14,7 @@
 #        own Semaphore/Tests/Store/AbstractStoreTestCase.php from the same
 #        source package, unmodified, against DistLockSemaphoreStore;
 #     c. the integration's own tests of both stores (three more servers for
-#        the lock store on a Redlock client).
+#        the lock store on a Redlock client), and of the store's PSR-3 logging.
 #  2. symfony/lock and symfony/semaphore 7.4 from Composer in a scratch
 #     project that requires distlock/symfony-lock through a path repository
 #     (so that the package's own composer.json resolves), with PHPUnit 11.5
@@ -111,6 +111,8 @@ else
 fi
 sf_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockStoreTest.php"
+sf_phpunit sf54-own-logger-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
+    "$INTEGRATION/tests/DistLockStoreLoggerTest.php"
 sf_phpunit sf54-mixed-deploy "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/MixedDeployTest.php"
 sf_phpunit sf54-own-semaphore-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
@@ -148,6 +150,8 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     fi
     sf_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
+    sf_phpunit sf74-own-logger-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreLoggerTest.php"
     sf_phpunit sf74-mixed-deploy "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/MixedDeployTest.php"
     # symfony/lock 7.x's own Tests/Store (Packagist's dist leaves Tests/ out, no Debian

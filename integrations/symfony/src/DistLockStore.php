@@ -14,6 +14,9 @@ use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
+use Psr\Log\LoggerAwareInterface;
+use Psr\Log\LoggerAwareTrait;
+use Psr\Log\LoggerInterface;
 
 /**
  * A symfony/lock store over the distlock extension (symfony/lock 5.4 to 7.x).
@@ -52,13 +55,27 @@ use Symfony\Component\Lock\Key;
  * - Network, protocol and server errors throw LockStorageException (the
  *   extension's exception as previous), never LockConflictedException.
  *
+ * - Logging (PSR-3, `setLogger()` or the constructor's $logger, as symfony's
+ *   Lock and LockFactory take one): a conflict (the resource held by another
+ *   key) at info, a lost lease (refresh, release or check found this key's
+ *   lease gone) at warning, with the resource in the context and never a token.
+ *
  * Durations are float seconds. The extension rounds a ttl up to whole
  * milliseconds.
  */
-final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
+final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface, LoggerAwareInterface
 {
+    use LoggerAwareTrait;
+
     /** Key state: the mode of the key's lease, 'read' or 'write' (absent: never saved). */
     private const MODE = self::class . '::mode';
+
+    /**
+     * Key state: true once a save of the key succeeded (until delete()). A lease
+     * found gone is logged as lost only then: a key whose save was refused holds
+     * a token too, and symfony's Lock::release() deletes it all the same.
+     */
+    private const SAVED = self::class . '::saved';
 
     /**
      * This process's detached handles on the keys' leases (Key => [pid, mode,
@@ -111,6 +128,8 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      * @param array<string, mixed> $clientOptions DistLock options of the client built from a
      *                              URI (prefix default ''); must be empty when $client is a
      *                              \DistLock
+     * @param LoggerInterface|null $logger where conflicts (info) and lost leases (warning)
+     *                              are logged; also settable with setLogger(); none by default
      *
      * @throws InvalidTtlException when $initialTtl is not > 0 or larger than 1e9
      * @throws \InvalidArgumentException when $clientOptions is given with a \DistLock
@@ -122,7 +141,9 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         private readonly float $initialTtl = 300.0,
         bool $sharedLocks = true,
         #[\SensitiveParameter] array $clientOptions = [],
+        ?LoggerInterface $logger = null,
     ) {
+        $this->logger = $logger;
         if (!($initialTtl > 0) || $initialTtl > self::MAX_TTL) {
             throw new InvalidTtlException(\sprintf('"%s()" expects a TTL greater than 0 and at most 1e9 seconds, got %s.', __METHOD__, $initialTtl));
         }
@@ -158,10 +179,10 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         // A read key becomes the write key at once or not at all (promotion never waits).
         if (self::mode($key) === 'read' && ($h = $this->handle($key, 'read')) !== null) {
             if (!$this->call(static fn () => $h->promote($ttl), $key, 'save')) {
-                throw new LockConflictedException(\sprintf('The "%s" lock is also read-locked by other keys: a read lock is promoted only by its sole holder.', $name));
+                throw $this->conflict($name, 'The "%s" lock is also read-locked by other keys: a read lock is promoted only by its sole holder.', 'read-locked by other keys (a read lock is promoted only by its sole holder)');
             }
             $this->remember($key, 'write', $h);
-            $this->checkNotExpired($key);
+            $this->saved($key);
 
             return;
         }
@@ -178,7 +199,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             if (!self::isKindError($e)) {
                 throw $e;
             }
-            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
+            throw $this->conflict($name, 'The "%s" lock is held by another key (of another kind of lock).', 'held under another kind of lock', $e);
         }
         if ($acquired !== null) {
             $acquired->detach();
@@ -186,10 +207,10 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
                 $this->remember($key, 'write', $acquired);
             }
         } elseif (!$this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
-            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key.', $name));
+            throw $this->conflict($name, 'The "%s" lock is held by another key.', 'held by another key');
         }
 
-        $this->checkNotExpired($key);
+        $this->saved($key);
     }
 
     /**
@@ -216,7 +237,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $key->reduceLifetime($ttl);
 
         if ($this->keepAsRead($key, $ttl)) {
-            $this->checkNotExpired($key);
+            $this->saved($key);
 
             return;
         }
@@ -226,7 +247,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             if (!self::isKindError($e)) {
                 throw $e;
             }
-            throw new LockConflictedException(\sprintf('The "%s" lock is held by another key (of another kind of lock).', $name), 0, $e);
+            throw $this->conflict($name, 'The "%s" lock is held by another key (of another kind of lock).', 'held under another kind of lock', $e);
         } catch (\ValueError $e) {
             if (!self::refusedByRedlock($e)) {
                 throw $e;
@@ -237,12 +258,12 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             return;
         }
         if ($acquired === null) {
-            throw new LockConflictedException(\sprintf('The "%s" lock is write-locked by another key, or another key waits to write-lock it.', $name));
+            throw $this->conflict($name, 'The "%s" lock is write-locked by another key, or another key waits to write-lock it.', 'write-locked by another key, or another key waits to write-lock it');
         }
         $acquired->detach();
         $this->remember($key, 'read', $acquired);
 
-        $this->checkNotExpired($key);
+        $this->saved($key);
     }
 
     /**
@@ -268,7 +289,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $start = microtime(true);
         if ($this->keepAsRead($key, $ttl)) {
             $key->reduceLifetime($ttl - (microtime(true) - $start));
-            $this->checkNotExpired($key);
+            $this->saved($key);
 
             return;
         }
@@ -285,7 +306,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $this->remember($key, 'read', $lease);
         $this->reduceLifetimeAfterWait($key, $lease, $ttl, $start);
 
-        $this->checkNotExpired($key);
+        $this->saved($key);
     }
 
     /**
@@ -317,7 +338,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             $asked = microtime(true);
             if ($this->refreshIfOurs($name, $token, $ttl, $key, 'save')) {
                 $key->reduceLifetime($ttl - (microtime(true) - $asked));
-                $this->checkNotExpired($key);
+                $this->saved($key);
 
                 return;
             }
@@ -332,7 +353,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         }
         $this->reduceLifetimeAfterWait($key, $lease, $ttl, $start);
 
-        $this->checkNotExpired($key);
+        $this->saved($key);
     }
 
     /**
@@ -415,6 +436,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             $held = $this->refreshIfOurs($name, $token, $ttl, $key, 'refresh');
         }
         if (!$held) {
+            $this->lost($key, 'refresh');
             throw new LockConflictedException(\sprintf('The "%s" lock is no longer held by this key.', $name));
         }
 
@@ -436,22 +458,30 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $name = (string) $key;
         $token = $key->getState(self::class);
         $mode = self::mode($key);
+        $released = false;
         try {
             if ($mode === null) {
-                // Saved by a store of before the shared locks: the mutex's release.
-                $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
+                // The mutex (sharedLocks: false, Redlock), or saved by a store of before
+                // the shared locks: the mutex's release.
+                $released = $this->call(static fn (\DistLock $c) => $c->release($name, $token), $key, 'release');
             } elseif (($h = $this->handle($key, $mode)) !== null) {
                 // The readers-writer release: it also wakes the waiters of the other side.
-                $this->call(static fn () => $h->release(), $key, 'release');
+                $released = $this->call(static fn () => $h->release(), $key, 'release');
             }
         } catch (\Exception $e) {
             if (!self::isForeignKey($e) && !self::isKindError($e)) {
                 throw $e;
             }
         }
+        if (!$released) {
+            $this->lost($key, 'release');
+        }
         $key->removeState(self::class);
         if ($mode !== null) {
             $key->removeState(self::MODE);
+        }
+        if ($key->hasState(self::SAVED)) {
+            $key->removeState(self::SAVED);
         }
         unset($this->handles[$key]);
     }
@@ -472,17 +502,22 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         $mode = self::mode($key);
         if ($mode !== null && !($mode === 'write' && $this->mutexOnly)) {
             $h = $this->handle($key, $mode);
-
-            return $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
-        }
-        try {
-            return $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
-        } catch (\Exception $e) {
-            if (self::isForeignKey($e) || self::isKindError($e)) {
-                return false;
+            $held = $h !== null && $this->call(static fn () => $h->isAcquired(), $key, 'check');
+        } else {
+            try {
+                $held = $this->call(static fn (\DistLock $c) => $c->owner($name), $key, 'check') === $token;
+            } catch (\Exception $e) {
+                if (!self::isForeignKey($e) && !self::isKindError($e)) {
+                    throw $e;
+                }
+                $held = false;
             }
-            throw $e;
         }
+        if (!$held) {
+            $this->lost($key, 'check');
+        }
+
+        return $held;
     }
 
     /**
@@ -632,6 +667,46 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
         }
 
         return $e instanceof \DistLock\LockKindException;
+    }
+
+    /** A save of $key succeeded: remembered (SAVED), then the key's lifetime is checked. */
+    private function saved(Key $key): void
+    {
+        $key->setState(self::SAVED, true);
+        $this->checkNotExpired($key);
+    }
+
+    /**
+     * The resource is held by another key: logged at info (symfony's Lock logs its own
+     * "Failed to acquire" line too; this one says why), and the exception to throw.
+     *
+     * @param string $message sprintf format of the exception's message, %s = the resource
+     * @param string $reason  what holds it, for the log's context
+     */
+    private function conflict(string $name, string $message, string $reason, ?\Throwable $previous = null): LockConflictedException
+    {
+        $this->logger?->info('Conflict on the "{resource}" lock: {reason}.', ['resource' => $name, 'reason' => $reason]);
+
+        return new LockConflictedException(\sprintf($message, $name), 0, $previous);
+    }
+
+    /**
+     * A saved key's lease is gone (expired, or deleted or taken by someone else)
+     * although the key was not deleted: logged at warning, once per loss (the key
+     * is no longer counted as saved). No token in the context.
+     *
+     * @param string $operation what found it: 'refresh', 'release' or 'check'
+     */
+    private function lost(Key $key, string $operation): void
+    {
+        if (!$key->hasState(self::SAVED)) {
+            return;
+        }
+        $key->removeState(self::SAVED);
+        $this->logger?->warning('The "{resource}" lock was lost: this key\'s lease is no longer held (it expired, or another client deleted it); found by {operation}.', [
+            'resource' => (string) $key,
+            'operation' => $operation,
+        ]);
     }
 
     /** The key's owner token, made on first use: 32 hex characters from the CSPRNG. */

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace DistLock\Symfony\Tests;
 
 use DistLock\Symfony\DistLockStore;
+use DistLock\Symfony\Tests\Support\MemoryLogger;
 use DistLock\Symfony\Tests\Support\Redis;
 use PHPUnit\Framework\TestCase;
 use Symfony\Component\Config\FileLocator;
@@ -30,6 +31,8 @@ final class ServicesYamlTest extends TestCase
         try {
             $container = new ContainerBuilder();
             (new YamlFileLoader($container, new FileLocator($dir)))->load('services.yaml');
+            // An application's logger: the README's setLogger call hands it to the store.
+            $container->register('logger', MemoryLogger::class)->setPublic(true);
             $container->getDefinition(LockFactory::class)->setPublic(true);
             $container->getDefinition(DistLockStore::class)->setPublic(true);
             $container->compile(true);
@@ -47,6 +50,7 @@ final class ServicesYamlTest extends TestCase
         // The README's prefix '': the key is the resource, as with RedisStore.
         $this->assertSame(1, Redis::raw()->exists($resource));
         $this->assertFalse($factory->createLock($resource)->acquire());
+        $this->assertStringContainsString('Conflict on the "' . $resource . '" lock', $container->get('logger')->dump());
         $lock->release();
         $this->assertSame(0, Redis::raw()->exists($resource));
     }
