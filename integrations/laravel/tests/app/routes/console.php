@@ -96,3 +96,13 @@ Artisan::command('dltest:read-hold {name} {seconds}', function ($name, $seconds)
         $this->line('releasing ' . hrtime(true));
     });
 });
+
+/* Waits up to $wait seconds for Cache::lock($name) (block()); prints "got" or "timeout". */
+Artisan::command('dltest:block {name} {wait}', function ($name, $wait) {
+    try {
+        Cache::lock($name, 5)->block((float) $wait, fn () => null);
+        $this->line('got');
+    } catch (Illuminate\Contracts\Cache\LockTimeoutException $e) {
+        $this->line('timeout');
+    }
+});
