@@ -53,6 +53,13 @@ final class LockEventBridge
     /** The app whose dispatcher gets the events (the latest that synced). */
     private static ?Container $app = null;
 
+    /**
+     * $app's dispatcher, kept (a container look-up per operation would cost 1 µs, more
+     * than the rest of the check) and replaced when the app rebinds 'events'
+     * (Event::fake() does). @var \Illuminate\Contracts\Events\Dispatcher|null
+     */
+    private static ?object $events = null;
+
     private static bool $registered = false;
 
     /**
@@ -68,11 +75,18 @@ final class LockEventBridge
         if (!in_array($mode, self::MODES, true)) {
             throw new InvalidConfigurationException("distlock: distlock.events (DISTLOCK_EVENTS) must be 'auto', 'always' or 'off'");
         }
-        self::$app = $app;
+        if (self::$app !== $app) {
+            self::$app = $app;
+            self::$events = $app->rebinding('events', static function ($rebound, $events): void {
+                if (self::$app === $rebound) {
+                    self::$events = $events;
+                }
+            });
+        }
         if (self::$registered || $mode === 'off' || !self::observerAvailable()) {
             return self::$registered;
         }
-        if ($mode === 'always' || self::anyListener($app['events'])) {
+        if ($mode === 'always' || self::anyListener(self::$events)) {
             \DistLock::addObserver([self::class, 'observe']);
             self::$registered = true;
         }
@@ -97,19 +111,19 @@ final class LockEventBridge
      */
     public static function observe(object $e): void
     {
-        $app = self::$app;
-        if ($app === null) {
+        $events = self::$events;
+        if ($events === null) {
             return;
         }
         $class = self::eventClass($e->operation, $e->outcome);
-        $events = $app['events'];
         if (!$events->hasListeners($class) && !$events->hasListeners(LockEvent::class) && !self::isFake($events)) {
             return;
         }
         try {
             $events->dispatch(new $class($e));
         } catch (\Throwable $t) {
-            if ($app->bound(ExceptionHandler::class)) {
+            $app = self::$app;
+            if ($app !== null && $app->bound(ExceptionHandler::class)) {
                 $app->make(ExceptionHandler::class)->report($t);
                 return;
             }
@@ -157,5 +171,6 @@ final class LockEventBridge
         }
         self::$registered = false;
         self::$app = null;
+        self::$events = null;
     }
 }
