@@ -168,6 +168,18 @@ class LockEventsTest extends AppTestCase
         $this->assertGreaterThan(0, $got[1]->waitNs, 'the second acquire waited');
     }
 
+    public function testAnotherKindIsAWrongKindFailure(): void
+    {
+        $this->listen();
+        $read = Cache::store('distlock')->readLock('ev:k', 10);
+        $this->assertTrue($read->get());
+        $this->assertFalse(Cache::lock('ev:k', 10)->get(), 'held as a read lock');
+        $failed = $this->seen(LockAcquireFailed::class, 'ev:k');
+        $this->assertSame(['wrong_kind'], array_map(fn ($e) => $e->outcome, $failed));
+        $this->assertSame('shared', $this->seen(LockAcquired::class, 'ev:k')[0]->kind);
+        $this->assertTrue($read->release());
+    }
+
     public function testAConnectionFailure(): void
     {
         $this->listen();
