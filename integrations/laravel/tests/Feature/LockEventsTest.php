@@ -168,6 +168,28 @@ class LockEventsTest extends AppTestCase
         $this->assertGreaterThan(0, $got[1]->waitNs, 'the second acquire waited');
     }
 
+    public function testTheWatchdogsRenewalsAndALeaseFoundLost(): void
+    {
+        $this->listen();
+        config(['distlock.options.watchdog' => true]);
+        $client = app(\DistLock::class);
+        $lease = $client->lock('ev:dog', 0.6);          // renewed every 0.2 s
+        usleep(900000);
+        $this->assertTrue($client->isLocked('ev:dog'));  // a distlock call: renewals are reported here at the latest
+        $renewals = $this->seen(LockRefreshed::class, 'ev:dog');
+        $this->assertGreaterThanOrEqual(2, count($renewals), 'the watchdog renewed it in the background');
+        $this->assertSame(['renewal', 'refreshed', true], [$renewals[0]->operation, $renewals[0]->outcome, $renewals[0]->renewal]);
+
+        $this->raw()->del('lock:ev:dog');               // taken away behind its back
+        usleep(900000);
+        $client->isLocked('ev:other');
+        $lost = $this->seen(LockLost::class, 'ev:dog');
+        $this->assertNotEmpty($lost, 'the watchdog found the lease gone');
+        $this->assertContains($lost[0]->operation, ['renewal', 'lost']);
+        $this->assertSame('lost', $lost[0]->outcome);
+        unset($lease);
+    }
+
     public function testAnotherKindIsAWrongKindFailure(): void
     {
         $this->listen();
