@@ -2,6 +2,8 @@
 
 namespace DistLock\Laravel\Tests\Feature;
 
+require_once __DIR__ . '/octane-standins.php';
+
 use DistLock\Laravel\Events\LockAcquired;
 use DistLock\Laravel\Events\LockAcquireFailed;
 use DistLock\Laravel\Events\LockConnectionFailed;
@@ -264,6 +266,19 @@ class LockEventsTest extends AppTestCase
         $this->assertTrue(\DistLock::removeObserver([LockEventBridge::class, 'observe']));
         $this->assertFalse(\DistLock::removeObserver([LockEventBridge::class, 'observe']), 'it was registered once');
         LockEventBridge::reset();
+    }
+
+    public function testOctanesEndOfRequestReportsTheReleasesItMakes(): void
+    {
+        $this->listen();
+        $client = app(\DistLock::class);
+        $left = $client->lock('ev:octane', 10);    // a handle the request left behind
+        event(new \Laravel\Octane\Events\RequestTerminated($this->app, $this->app, \Illuminate\Http\Request::create('/'), new \Symfony\Component\HttpFoundation\Response('ok')));
+        $this->assertFalse($client->isLocked('ev:octane'));
+        [$rel] = $this->seen(LockReleased::class, 'ev:octane');
+        $this->assertTrue($rel->implicit, 'released by endRequest(), reported as implicit');
+        $this->assertIsInt($rel->heldNs);
+        unset($left);
     }
 
     /** @return array<string, mixed> dltest:events' JSON */
