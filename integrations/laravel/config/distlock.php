@@ -21,6 +21,16 @@ return [
     'connection' => env('DISTLOCK_REDIS_CONNECTION', 'default'),
 
     /*
+     * Laravel events of lock operations (DistLock\Laravel\Events\LockAcquired, ...):
+     * 'auto' registers the extension's observer once a listener of one of them
+     * exists (looked for when the app has booted and when a distlock client is
+     * built): with no listener, no observer and no cost; 'always' registers it at
+     * boot (listeners added later, e.g. in a test, get events too; each operation
+     * then costs a hasListeners() check); 'off' never.
+     */
+    'events' => env('DISTLOCK_EVENTS', 'auto'),
+
+    /*
      * Laravel means "no expiry" by a lock time of 0 seconds (Cache::lock($name),
      * ShouldBeUnique without $uniqueFor, WithoutOverlapping without expireAfter).
      * distlock never writes a key without a TTL: such locks get this lease

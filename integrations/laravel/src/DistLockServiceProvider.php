@@ -15,7 +15,8 @@ use Illuminate\Support\ServiceProvider;
  *  - app(\DistLock::class): one client per process, from config/distlock.php;
  *  - the "distlock" cache driver (DistLockStore);
  *  - the artisan commands distlock:status and distlock:release;
- *  - under Laravel Octane, \DistLock::endRequest() after each request and task (EndRequest).
+ *  - under Laravel Octane, \DistLock::endRequest() after each request and task (EndRequest);
+ *  - Laravel events of lock operations (Events\*), only while something listens (LockEventBridge).
  * Building the client opens no connection (the extension connects lazily).
  */
 class DistLockServiceProvider extends ServiceProvider
@@ -31,8 +32,8 @@ class DistLockServiceProvider extends ServiceProvider
             (array) $app['config']['distlock'],
             (array) ($app['config']['database.redis'] ?? [])
         ));
-        $this->app->singleton(\DistLock::class, fn ($app) => $app->make(ClientFactory::class)->make());
-        $this->app->singleton(self::TRAIT_CLIENT, fn ($app) => $app->make(ClientFactory::class)->make(['prefix' => '']));
+        $this->app->singleton(\DistLock::class, fn ($app) => self::withEvents($app, $app->make(ClientFactory::class)->make()));
+        $this->app->singleton(self::TRAIT_CLIENT, fn ($app) => self::withEvents($app, $app->make(ClientFactory::class)->make(['prefix' => ''])));
 
         $this->app->afterResolving('cache', fn (CacheManager $cache) => $this->extendCache($cache));
         if ($this->app->resolved('cache')) {
@@ -50,6 +51,10 @@ class DistLockServiceProvider extends ServiceProvider
             $this->commands([StatusCommand::class, ReleaseCommand::class]);
         }
 
+        // After every provider's boot (EventServiceProvider, Telescope, Pulse, the app's):
+        // the lock events' observer, if anything listens to them by then (LockEventBridge).
+        $this->app->booted(fn ($app) => LockEventBridge::sync($app));
+
         if (EndRequest::octaneInstalled()) {
             foreach (EndRequest::OCTANE_EVENTS as $event) {
                 $this->app['events']->listen($event, [EndRequest::class, 'handle']);
@@ -66,6 +71,16 @@ class DistLockServiceProvider extends ServiceProvider
             $store = (new StoreFactory($app))->make($cache, $name, $config);
             return $cache->repository($store, $config);
         });
+    }
+
+    /**
+     * Returns $client after a look for lock-event listeners added since the app booted
+     * (a client is built on first use, once per process). @internal
+     */
+    public static function withEvents($app, \DistLock $client): \DistLock
+    {
+        LockEventBridge::sync($app);
+        return $client;
     }
 
     /** The name of the store whose config is $config (Laravel before 11 does not pass it). @internal */

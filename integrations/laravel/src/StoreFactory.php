@@ -57,6 +57,6 @@ final class StoreFactory
         if (!($forever > 0)) {
             throw new InvalidConfigurationException('distlock: distlock.forever_ttl (DISTLOCK_FOREVER_TTL) must be a number of seconds > 0');
         }
-        return new DistLockStore($values, $client, $forever, $connection);
+        return new DistLockStore($values, DistLockServiceProvider::withEvents($this->app, $client), $forever, $connection);
     }
 }

@@ -4,7 +4,9 @@ declare(strict_types=1);
 
 namespace DistLock\Laravel\Limiters;
 
+use DistLock\Laravel\DistLockServiceProvider;
 use DistLock\Laravel\InvalidConfigurationException;
+use Illuminate\Container\Container;
 
 /**
  * The \DistLock client that talks to the server of a live Laravel Redis
@@ -44,7 +46,7 @@ final class ConnectionClient
         }
         $id = hash('sha256', $uri . "\0" . $prefix);
 
-        return self::$clients[$id] ??= new \DistLock($uri, ['prefix' => $prefix]);
+        return self::$clients[$id] ??= DistLockServiceProvider::withEvents(Container::getInstance(), new \DistLock($uri, ['prefix' => $prefix]));
     }
 
     /** @return array{string, string} URI and key prefix */

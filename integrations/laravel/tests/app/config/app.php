@@ -29,6 +29,7 @@ return [
         Illuminate\Translation\TranslationServiceProvider::class,
         Illuminate\Validation\ValidationServiceProvider::class,
         Illuminate\View\ViewServiceProvider::class,
+        App\Providers\LockListenerProvider::class,
     ],
     'aliases' => [],
 ];

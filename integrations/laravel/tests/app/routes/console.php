@@ -13,8 +13,9 @@ Artisan::command('dltest:hold {name} {seconds} {--owner=}', function ($name, $se
     $this->line($lock->get() ? $lock->owner() : 'NOT');
 });
 
-/* Releases a lock by owner from this process: restoreLock()->release(). */
-Artisan::command('dltest:release {name} {owner}', function ($name, $owner) {
+/* Releases a lock by owner from this process: restoreLock()->release(), after --delay seconds. */
+Artisan::command('dltest:release {name} {owner} {--delay=0}', function ($name, $owner) {
+    usleep((int) ((float) $this->option('delay') * 1e6));
     $this->line(Cache::restoreLock($name, $owner)->release() ? 'released' : 'not-released');
 });
 
@@ -95,4 +96,40 @@ Artisan::command('dltest:read-hold {name} {seconds}', function ($name, $seconds)
         usleep((int) ((float) $seconds * 1e6));
         $this->line('releasing ' . hrtime(true));
     });
+});
+
+/* Waits up to $wait seconds for Cache::lock($name) (block()); prints "got" or "timeout". */
+Artisan::command('dltest:block {name} {wait}', function ($name, $wait) {
+    try {
+        Cache::lock($name, 5)->block((float) $wait, fn () => null);
+        $this->line('got');
+    } catch (Illuminate\Contracts\Cache\LockTimeoutException $e) {
+        $this->line('timeout');
+    }
+});
+
+/* The lock events in a fresh process: with --listen a listener of LockAcquired added in
+   the command (after boot), then app(\DistLock::class) built; DLTEST_BOOT_LISTENER=1 one of every LockEvent from boot
+   (App\Providers\LockListenerProvider); DISTLOCK_EVENTS picks the mode. Takes and
+   releases Cache::lock('dltest-ev'), prints JSON: whether the observer was registered
+   before and after, whether an event class was ever loaded (an event built), the
+   events received, and whether \DistLock::removeObserver() found the observer. */
+Artisan::command('dltest:events {--listen}', function () {
+    $got = [];
+    $out = ['registered_at_start' => DistLock\Laravel\LockEventBridge::registered()];
+    if ($this->option('listen')) {
+        Illuminate\Support\Facades\Event::listen(DistLock\Laravel\Events\LockAcquired::class, function ($e) use (&$got) { $got[] = $e; });
+        app(\DistLock::class);   // the first client built after the listener (the cache store may be built
+                                 // before the command runs: Laravel 8's artisan resolves it for its commands)
+    }
+    $lock = Cache::lock('dltest-ev', 10);
+    $lock->get();
+    $lock->release();
+    $out['registered'] = DistLock\Laravel\LockEventBridge::registered();
+    $out['event_class_loaded'] = class_exists(DistLock\Laravel\Events\LockAcquired::class, false)
+        || class_exists(DistLock\Laravel\Events\LockReleased::class, false);
+    $out['events'] = array_map(fn ($e) => [get_class($e), $e->operation, $e->name, $e->outcome],
+        array_merge($got, App\Providers\LockListenerProvider::$events));
+    $out['removed'] = \DistLock::removeObserver([DistLock\Laravel\LockEventBridge::class, 'observe']);
+    $this->line(json_encode($out));
 });
