@@ -616,8 +616,8 @@ namespace DistLock {
         /** ns spent waiting for other holders (0 when it did not wait) */
         public readonly int $waitNs;
         /**
-         * round trips to the server(s) the operation made (Redlock: one per master that
-         * answered; 0 for a deferred release, whose reply rides on a later round trip, and
+         * round trips to the server(s) the operation made (Redlock: one per master whose
+         * reply was read in the call, 3 to 5 of 5 since a grant may return at its quorum; 0 for a deferred release, whose reply rides on a later round trip, and
          * for a reentrant handle's release, which needs no server; a batch of releases in
          * one round trip, releaseAll(), endRequest(), request end: on its first event)
          */
