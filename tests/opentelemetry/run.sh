@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# tests/opentelemetry/run.sh — the OpenTelemetry integration (integrations/opentelemetry).
+#
+# A suite script per tests/lib/common.sh: run from the repository root by
+# scripts/test, or standalone (it then starts its own redis-server and uses
+# ./modules/distlock.so unless DISTLOCK_SO says otherwise). It builds nothing.
+#
+# A scratch project requires distlock/opentelemetry through a path repository
+# (so that the package's own composer.json resolves and Composer's autoloader
+# runs its _register.php, as in an application), with open-telemetry/sdk,
+# open-telemetry/exporter-otlp (and guzzlehttp/guzzle as its HTTP client) and
+# PHPUnit 11.5 from Composer; the package's tests run from the installed copy:
+#  - the SDK's in-memory span and metric exporters: the span tree, the
+#    attributes, the histograms and counters, lost leases, timeouts, errors,
+#    lock names left out by default and written on request;
+#  - the automatic registration in fresh processes, and
+#    OTEL_PHP_DISABLED_INSTRUMENTATIONS / OTEL_SDK_DISABLED turning it off;
+#  - OTLP/HTTP export (protobuf and JSON) to a receiver on 127.0.0.1
+#    (tests/otlp/receiver.php under PHP's built-in server: no OTLP receiver
+#    is served by Debian or npm, see integrations/opentelemetry/README.md).
+# Every test is counted from PHPUnit's JUnit log; a skipped test fails.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+. tests/lib/common.sh
+
+INTEGRATION="$ROOT/integrations/opentelemetry"
+: "${DISTLOCK_SO:=$ROOT/modules/distlock.so}"
+export DISTLOCK_SO
+OTEL_API_CONSTRAINT='^1.0'
+OTEL_SDK_CONSTRAINT='^1.0'
+PHPUNIT_CONSTRAINT='^11.5'
+
+cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
+trap cleanup EXIT
+
+section "OpenTelemetry integration: set-up"
+ensure_packages php-cli php-xml php-mbstring composer redis-server redis-tools \
+    || suite_fail "apt: could not install the packages the suite needs"
+if [ ! -f "$DISTLOCK_SO" ]; then
+    suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
+    suite_end
+fi
+if ! "$PHP" -d "extension=$DISTLOCK_SO" -r 'exit(method_exists("DistLock", "addObserver") && class_exists("DistLock\\Event") ? 0 : 1);'; then
+    suite_fail "$DISTLOCK_SO has no observer API (DistLock::addObserver(), DistLock\\Event)"
+    suite_end
+fi
+if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
+    start_redis opentelemetry "" || { suite_fail "redis: could not start a server"; suite_end; }
+    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
+fi
+note "redis: $DISTLOCK_TEST_REDIS"
+# The tests set the OpenTelemetry variables they test; none may leak in.
+unset OTEL_PHP_DISABLED_INSTRUMENTATIONS OTEL_SDK_DISABLED OTEL_PHP_AUTOLOAD_ENABLED \
+    OTEL_PHP_DISTLOCK_LOCK_NAMES OTEL_PHP_DISTLOCK_TRACES OTEL_PHP_DISTLOCK_METRICS
+
+composer_env
+if (cd "$INTEGRATION" && composer validate --no-check-publish --no-check-lock) >"$DISTLOCK_LOG_DIR/composer-validate.log" 2>&1; then
+    suite_pass "composer validate integrations/opentelemetry/composer.json"
+else
+    suite_fail "composer validate integrations/opentelemetry/composer.json"
+    excerpt "$DISTLOCK_LOG_DIR/composer-validate.log"
+fi
+
+# ---------------------------------------------------------------------------
+section "open-telemetry/api $OTEL_API_CONSTRAINT, sdk $OTEL_SDK_CONSTRAINT and PHPUnit $PHPUNIT_CONSTRAINT from Composer (path repository)"
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-otel.XXXXXX")
+"$PHP" -r '
+    echo json_encode([
+        "name" => "distlock-test/opentelemetry-scratch",
+        "require" => ["distlock/opentelemetry" => "*@dev", "open-telemetry/api" => $argv[2]],
+        "require-dev" => ["open-telemetry/sdk" => $argv[3], "open-telemetry/exporter-otlp" => "^1.0",
+            "guzzlehttp/guzzle" => "^7.0", "phpunit/phpunit" => $argv[4]],
+        "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
+        "minimum-stability" => "stable",
+        "config" => ["sort-packages" => true,
+            "allow-plugins" => ["php-http/discovery" => true, "tbachert/spi" => true]],
+    ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
+    "$INTEGRATION" "$OTEL_API_CONSTRAINT" "$OTEL_SDK_CONSTRAINT" "$PHPUNIT_CONSTRAINT" >"$SCRATCH/composer.json"
+# The extension is loaded so that Composer checks the package's ext-distlock for real.
+if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+        >"$DISTLOCK_LOG_DIR/composer-otel.log" 2>&1; then
+    suite_pass "composer: distlock/opentelemetry resolves with open-telemetry/api $OTEL_API_CONSTRAINT and the SDK"
+    PKG="$SCRATCH/vendor/distlock/opentelemetry"
+    version_of() { (cd "$SCRATCH" && composer show "$1" 2>/dev/null | sed -n 's/^versions *: *\* *v\{0,1\}//p'); }
+    note "installed: open-telemetry/api $(version_of open-telemetry/api), sdk $(version_of open-telemetry/sdk)," \
+        "sem-conv $(version_of open-telemetry/sem-conv), exporter-otlp $(version_of open-telemetry/exporter-otlp)," \
+        "phpunit $(version_of phpunit/phpunit)"
+    DISTLOCK_OTEL_AUTOLOAD="$SCRATCH/vendor/autoload.php" run_phpunit otel-tests "$SCRATCH/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests"
+else
+    suite_fail "composer: distlock/opentelemetry with open-telemetry/api $OTEL_API_CONSTRAINT did not install"
+    excerpt "$DISTLOCK_LOG_DIR/composer-otel.log" --tail
+fi
+suite_end
