@@ -35,7 +35,8 @@ cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 
 section "OpenTelemetry integration: set-up"
-ensure_packages php-cli php-xml php-mbstring composer redis-server redis-tools \
+# php-bcmath: google/protobuf's PHP decoder of OTLP's JSON encoding needs it (64-bit integers).
+ensure_packages php-cli php-xml php-mbstring php-bcmath composer redis-server redis-tools \
     || suite_fail "apt: could not install the packages the suite needs"
 if [ ! -f "$DISTLOCK_SO" ]; then
     suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"

@@ -24,7 +24,7 @@ final class DistLockAttributes
     public const OPERATION = 'distlock.operation';
     /** double, seconds: time the acquire spent waiting for other holders. */
     public const WAIT_DURATION = 'distlock.wait.duration';
-    /** double, seconds: time from the grant to the release (or to the loss). */
+    /** double, seconds: time from the grant to the release (outcome released) or to the loss found (lost events). */
     public const HOLD_DURATION = 'distlock.hold.duration';
     /** int: the grant's fencing token (fencing on). */
     public const FENCING_TOKEN = 'distlock.fencing_token';
@@ -32,7 +32,7 @@ final class DistLockAttributes
     public const TTL = 'distlock.ttl';
     /** int: permits taken or given back (permits kind). */
     public const PERMITS = 'distlock.permits';
-    /** int: round trips to the server(s) the call made. */
+    /** int: round trips to the server(s) the call made (0: a deferred release, whose reply rode on a later one). */
     public const ROUND_TRIPS = 'distlock.round_trips';
     /** bool: a release by destruction, end of synchronized(), endRequest() or request end. */
     public const IMPLICIT = 'distlock.implicit';

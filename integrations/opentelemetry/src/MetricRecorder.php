@@ -17,7 +17,8 @@ use OpenTelemetry\SemConv\Metrics\DbMetrics;
  * handful each); the lock name only with lock_names 'all'.
  *
  *   distlock.lock.wait.duration   histogram, s     every acquire (0 when it did not wait)
- *   distlock.lock.hold.duration   histogram, s     every release, and every lost lease whose hold time is known
+ *   distlock.lock.hold.duration   histogram, s     every release that freed its lease (outcome released), and
+ *                                                  every lease found lost by the watchdog or the watch (outcome lost)
  *   distlock.lock.acquisitions    counter          every acquire, by distlock.outcome
  *   distlock.lock.lost            counter          every lost-lease finding, by distlock.operation
  *                                                  (lost: the watchdog or the watch; release, refresh,

@@ -75,9 +75,7 @@ final class SpanRecorder
         if ($op === 'acquire') {
             $attributes[A::WAIT_DURATION] = $e->waitNs / 1e9;
         }
-        if ($e->roundTrips > 0) {
-            $attributes[A::ROUND_TRIPS] = $e->roundTrips;
-        }
+        $attributes[A::ROUND_TRIPS] = $e->roundTrips;
         if ($e->fencingToken !== null) {
             $attributes[A::FENCING_TOKEN] = $e->fencingToken;
         }

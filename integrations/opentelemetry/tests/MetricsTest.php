@@ -64,10 +64,13 @@ final class MetricsTest extends TelemetryTestCase
                     self::sortedKeys($attributes), $metric);
             }
         }
-        self::assertArrayNotHasKey('distlock.lock.lost', $m, 'no lease was lost');
+        self::assertSame([], isset($m['distlock.lock.lost']) ? self::points($m, 'distlock.lock.lost') : [], 'no lease was lost');
     }
 
-    /** A lease found lost by its release: the lost counter, the hold histogram under outcome lost. */
+    /**
+     * A lease found lost by its release: the lost counter; no hold time (when
+     * the lease ended is not known, so the event has none).
+     */
     public function testLostLease(): void
     {
         $this->instrument();
@@ -78,9 +81,7 @@ final class MetricsTest extends TelemetryTestCase
         $m = $this->collect();
         $lost = self::point($m, 'distlock.lock.lost', ['distlock.operation' => 'release', 'distlock.lock.kind' => 'mutex']);
         self::assertSame(1, $lost->value);
-        $hold = self::point($m, 'distlock.lock.hold.duration', ['distlock.outcome' => 'lost']);
-        self::assertSame(1, $hold->count);
-        self::assertGreaterThan(0.3, $hold->sum);
+        self::assertSame([], isset($m['distlock.lock.hold.duration']) ? self::points($m, 'distlock.lock.hold.duration') : []);
         self::assertSame(1, self::point($m, 'db.client.operation.duration', ['db.operation.name' => 'distlock.release', 'error.type' => 'lost'])->count);
     }
 

@@ -16,7 +16,8 @@ declare(strict_types=1);
  * status) or the metrics (name, unit, kind, data points), for the test to
  * read back. No Debian or npm package served here is an OTLP receiver (see
  * README); this is the smallest one that checks the wire format for real.
- * Autoloader: DISTLOCK_OTEL_AUTOLOAD.
+ * Autoloader: DISTLOCK_OTEL_AUTOLOAD. The JSON encoding needs bcmath
+ * (google/protobuf's PHP decoder reads 64-bit integers with it).
  */
 
 use Google\Protobuf\Internal\Message;
@@ -51,6 +52,7 @@ try {
     $type === 'application/json' ? $request->mergeFromJsonString($body, true) : $request->mergeFromString($body);
 } catch (\Throwable $e) {
     http_response_code(400);
+    error_log("receiver: $path: the body does not decode: " . $e->getMessage());
     echo $e->getMessage();
     return;
 }
