@@ -23,7 +23,7 @@ final class AutoRegistrationTest extends TestCase
 
     public function testRegisteredByTheAutoloaderOnTheGlobalProviders(): void
     {
-        $out = self::run('auto', []);
+        $out = self::runScript('auto', []);
         self::assertTrue($out['auto_at_boot']);
         self::assertTrue($out['auto_now']);
         self::assertSame(['distlock.acquire', 'distlock.release'], array_column($out['spans'], 0));
@@ -43,28 +43,28 @@ final class AutoRegistrationTest extends TestCase
     #[DataProvider('disabling')]
     public function testDisabledByTheEnvironment(array $env): void
     {
-        $out = self::run('auto', $env);
+        $out = self::runScript('auto', $env);
         self::assertFalse($out['auto_at_boot']);
         self::assertSame([], $out['spans']);
     }
 
     public function testAnotherInstrumentationDisabledLeavesThisOne(): void
     {
-        $out = self::run('auto', ['OTEL_PHP_DISABLED_INSTRUMENTATIONS' => 'pdo,distlock-other']);
+        $out = self::runScript('auto', ['OTEL_PHP_DISABLED_INSTRUMENTATIONS' => 'pdo,distlock-other']);
         self::assertTrue($out['auto_at_boot']);
         self::assertCount(2, $out['spans']);
     }
 
     public function testLockNamesFromTheEnvironment(): void
     {
-        $out = self::run('auto', ['OTEL_PHP_DISTLOCK_LOCK_NAMES' => 'spans']);
+        $out = self::runScript('auto', ['OTEL_PHP_DISTLOCK_LOCK_NAMES' => 'spans']);
         self::assertStringStartsWith('auto:', $out['spans'][0][1]['distlock.lock.name']);
     }
 
     /** A hand registration takes over from the automatic one: each operation is recorded once. */
     public function testHandRegistrationTakesOver(): void
     {
-        $out = self::run('hand', []);
+        $out = self::runScript('hand', []);
         self::assertTrue($out['auto_at_boot']);
         self::assertFalse($out['auto_now']);
         self::assertSame(['distlock.acquire', 'distlock.release'], array_column($out['spans'], 0));
@@ -74,7 +74,7 @@ final class AutoRegistrationTest extends TestCase
      * @param array<string, string> $env
      * @return array<string, mixed>
      */
-    private static function run(string $mode, array $env): array
+    private static function runScript(string $mode, array $env): array
     {
         $base = getenv();
         foreach (self::OTEL_VARS as $var) {

@@ -14,7 +14,7 @@ final class LockNamesTest extends TelemetryTestCase
     public function testNamesAreLeftOutByDefault(): void
     {
         $this->instrument();
-        $name = self::name('checkout:alice@example.com');
+        $name = self::lockName('checkout:alice@example.com');
         $this->client()->lock($name, 5, 1)->release();
 
         self::assertCount(2, $this->spans->getSpans());
@@ -33,7 +33,7 @@ final class LockNamesTest extends TelemetryTestCase
     public function testNamesOnSpansOnly(): void
     {
         $this->instrument(['lock_names' => 'spans']);
-        $name = self::name('order:42');
+        $name = self::lockName('order:42');
         $this->client()->lock($name, 5, 1)->release();
 
         self::assertSame($name, self::attributes($this->onlySpan('distlock.acquire'))['distlock.lock.name']);
@@ -47,8 +47,8 @@ final class LockNamesTest extends TelemetryTestCase
     {
         $this->instrument(['lock_names' => 'all']);
         $locks = $this->client();
-        $a = self::name('a');
-        $b = self::name('b');
+        $a = self::lockName('a');
+        $b = self::lockName('b');
         $locks->lock($a, 5, 1)->release();
         $locks->lock($b, 5, 1)->release();
         $locks->lock($a, 5, 1)->release();

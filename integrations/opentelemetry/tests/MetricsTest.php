@@ -17,11 +17,11 @@ final class MetricsTest extends TelemetryTestCase
         $this->instrument();
         $locks = $this->client();
         for ($i = 0; $i < 3; $i++) {
-            $lock = $locks->lock(self::name('job'), 5, 1);
+            $lock = $locks->lock(self::lockName('job'), 5, 1);
             usleep(50_000);
             $lock->release();
         }
-        $name = self::name('contended');
+        $name = self::lockName('contended');
         $holder = $this->holdElsewhere($name, 0.3);
         try {
             self::assertNull($locks->tryLock($name, 5));
@@ -74,7 +74,7 @@ final class MetricsTest extends TelemetryTestCase
     public function testLostLease(): void
     {
         $this->instrument();
-        $lock = $this->client()->lock(self::name('short'), 0.15, 1);
+        $lock = $this->client()->lock(self::lockName('short'), 0.15, 1);
         usleep(400_000);
         self::assertFalse($lock->release());
 
@@ -89,7 +89,7 @@ final class MetricsTest extends TelemetryTestCase
     public function testTimeout(): void
     {
         $this->instrument();
-        $name = self::name('busy');
+        $name = self::lockName('busy');
         $holder = $this->holdElsewhere($name, 1.0);
         try {
             $this->client()->lock($name, 5, 0.2);
@@ -109,7 +109,7 @@ final class MetricsTest extends TelemetryTestCase
     public function testMetricsOff(): void
     {
         $this->instrument(['metrics' => false]);
-        $this->client()->lock(self::name('t'), 5, 1)->release();
+        $this->client()->lock(self::lockName('t'), 5, 1)->release();
         self::assertCount(1, $this->spansNamed('distlock.acquire'));
         self::assertSame([], array_keys(array_filter($this->collect(), static fn ($k) => str_starts_with($k, 'distlock.'), ARRAY_FILTER_USE_KEY)));
     }

@@ -19,7 +19,7 @@ final class SpansTest extends TelemetryTestCase
     {
         $this->instrument();
         $locks = $this->client();
-        $name = self::name('report');
+        $name = self::lockName('report');
         $holder = $this->holdElsewhere($name, 0.4);
 
         $tracer = $this->tracerProvider->getTracer('test');
@@ -80,7 +80,7 @@ final class SpansTest extends TelemetryTestCase
     {
         $this->instrument();
         $locks = $this->client(['fencing' => true]);
-        $lock = $locks->lock(self::name('invoice'), 7.5, 1);
+        $lock = $locks->lock(self::lockName('invoice'), 7.5, 1);
         $token = $lock->fencingToken();
         self::assertIsInt($token);
         usleep(60_000);
@@ -110,27 +110,70 @@ final class SpansTest extends TelemetryTestCase
         self::assertSame(StatusCode::STATUS_UNSET, $release->getStatus()->getCode());
     }
 
-    /** A release by destruction is reported (after the fact) with implicit = true. */
-    public function testImplicitReleaseIsMarked(): void
+    /**
+     * A release by destruction is reported after the fact, with implicit =
+     * true and its own time (not the time it was reported).
+     */
+    public function testImplicitReleaseIsMarkedAndKeepsItsTime(): void
     {
         $this->instrument();
         $locks = $this->client();
-        $name = self::name('scoped');
+        $name = self::lockName('scoped');
         $lock = $locks->lock($name, 5, 1);
+        $beforeUnset = Clock::getDefault()->now();
         unset($lock);
-        $locks->isLocked($name); // reads the deferred release's reply
-        \DistLock::endRequest();
+        $afterUnset = Clock::getDefault()->now();
+        usleep(200_000);
+        $locks->isLocked($name); // the next call: reads the deferred release's reply, reports it
 
         $release = $this->onlySpan('distlock.release');
         self::assertTrue(self::attributes($release)['distlock.implicit']);
         self::assertSame('released', self::attributes($release)['distlock.outcome']);
+        self::assertGreaterThanOrEqual($beforeUnset - 5_000_000, $release->getStartEpochNanos());
+        self::assertLessThan($afterUnset + 100_000_000, $release->getStartEpochNanos(), 'the span starts when the release was sent, not 200 ms later');
+    }
+
+    /**
+     * The watchdog: its renewals are CLIENT spans (reported at the next
+     * distlock call); a lease taken away under it is a distlock.lost span
+     * with status ERROR, and counted.
+     */
+    public function testWatchdogRenewalsAndALostLease(): void
+    {
+        $this->instrument();
+        $locks = $this->client(['watchdog' => true]);
+        $name = self::lockName('watched');
+        $lock = $locks->lock($name, 0.3, 1);
+        usleep(500_000); // renewals every ttl/3
+        $locks->isLocked(self::lockName('other'));
+
+        $renewals = $this->spansNamed('distlock.renewal');
+        self::assertNotEmpty($renewals, 'renewals in 0.5 s of a 0.3 s lease; spans: ' . implode(', ', $this->spanNames()));
+        $r = self::attributes($renewals[0]);
+        self::assertSame(SpanKind::KIND_CLIENT, $renewals[0]->getKind());
+        self::assertSame('refreshed', $r['distlock.outcome']);
+        self::assertSame('distlock.renewal', $r['db.operation.name']);
+        self::assertSame('mutex', $r['distlock.lock.kind']);
+        self::assertEqualsWithDelta(0.3, $r['distlock.ttl'], 1e-9);
+        self::assertTrue($lock->isAcquired(), 'the watchdog kept the lease past its ttl');
+
+        $this->client()->forceRelease($name);
+        usleep(500_000);
+        $locks->isLocked(self::lockName('other'));
+        $lost = $this->onlySpan('distlock.lost');
+        self::assertSame(SpanKind::KIND_INTERNAL, $lost->getKind());
+        self::assertSame(StatusCode::STATUS_ERROR, $lost->getStatus()->getCode());
+        self::assertSame('lost', self::attributes($lost)['distlock.outcome']);
+        self::assertArrayNotHasKey('db.operation.name', self::attributes($lost), 'nothing was sent for it');
+        self::assertGreaterThanOrEqual(1, self::point($this->collect(), 'distlock.lock.lost', ['distlock.operation' => 'lost'])->value);
+        self::assertFalse($lock->release());
     }
 
     /** With no active span, each operation is the root of its own trace. */
     public function testWithoutAnActiveSpanTheSpansAreRoots(): void
     {
         $this->instrument();
-        $this->client()->lock(self::name('root'), 5, 1)->release();
+        $this->client()->lock(self::lockName('root'), 5, 1)->release();
         foreach (['distlock.acquire', 'distlock.release'] as $n) {
             self::assertFalse($this->onlySpan($n)->getParentContext()->isValid(), "$n has no parent");
         }
@@ -140,7 +183,7 @@ final class SpansTest extends TelemetryTestCase
     public function testTimeout(): void
     {
         $this->instrument();
-        $name = self::name('busy');
+        $name = self::lockName('busy');
         $holder = $this->holdElsewhere($name, 1.0);
         try {
             $this->client()->lock($name, 5, 0.2);
@@ -161,7 +204,7 @@ final class SpansTest extends TelemetryTestCase
     public function testConflict(): void
     {
         $this->instrument();
-        $name = self::name('held');
+        $name = self::lockName('held');
         $holder = $this->holdElsewhere($name, 0.5);
         try {
             self::assertNull($this->client()->tryLock($name, 5));
@@ -177,7 +220,7 @@ final class SpansTest extends TelemetryTestCase
     public function testLostLeaseOnRelease(): void
     {
         $this->instrument();
-        $lock = $this->client()->lock(self::name('short'), 0.15, 1);
+        $lock = $this->client()->lock(self::lockName('short'), 0.15, 1);
         usleep(400_000);
         self::assertFalse($lock->release());
 
@@ -193,7 +236,7 @@ final class SpansTest extends TelemetryTestCase
     public function testRefresh(): void
     {
         $this->instrument();
-        $lock = $this->client()->lock(self::name('long'), 5, 1);
+        $lock = $this->client()->lock(self::lockName('long'), 5, 1);
         self::assertTrue($lock->refresh(9));
         $lock->release();
         $refresh = $this->onlySpan('distlock.refresh');
@@ -214,7 +257,7 @@ final class SpansTest extends TelemetryTestCase
         $port = self::closedPort();
         $locks = new \DistLock("redis://user:s3cr3t-pw@127.0.0.1:$port", ['connect_timeout' => 0.5]);
         try {
-            $locks->lock(self::name('down'), 5, 0.5);
+            $locks->lock(self::lockName('down'), 5, 0.5);
             self::fail('lock() on a closed port did not throw');
         } catch (\DistLock\ConnectionException $e) {
         }
@@ -232,15 +275,15 @@ final class SpansTest extends TelemetryTestCase
     {
         $this->instrument(['lock_names' => 'spans']);
         $locks = $this->client();
-        $locks->lockShared($n1 = self::name('catalogue'), 5, 1)->release();
+        $locks->lockShared($n1 = self::lockName('catalogue'), 5, 1)->release();
         $locks->lockExclusive($n1, 5, 1)->release();
-        $locks->acquirePermits($n2 = self::name('pdf'), 4, 5, 1)->release();
-        [$x, $y] = $locks->lockAll([$a = self::name('account'), $b = self::name('account')], 5, 1);
+        $locks->acquirePermits($n2 = self::lockName('pdf'), 4, 2, 5, 1)->release();
+        [$x, $y] = $locks->lockAll([$a = self::lockName('account'), $b = self::lockName('account')], 5, 1);
         $locks->releaseAll([$x, $y]);
 
         $acquires = array_map(self::attributes(...), $this->spansNamed('distlock.acquire'));
         self::assertSame(['shared', 'exclusive', 'permits', 'multi'], array_column($acquires, 'distlock.lock.kind'));
-        self::assertSame(1, $acquires[2]['distlock.permits']);
+        self::assertSame(2, $acquires[2]['distlock.permits']);
         self::assertSame([$a, $b], $acquires[3]['distlock.lock.names']);
         self::assertSame($a, $acquires[3]['distlock.lock.name']);
         self::assertSame($n2, $acquires[2]['distlock.lock.name']);
@@ -252,7 +295,7 @@ final class SpansTest extends TelemetryTestCase
         $registration = $this->instrument();
         self::assertTrue($registration->unregister());
         self::assertFalse($registration->unregister());
-        $this->client()->lock(self::name('quiet'), 5, 1)->release();
+        $this->client()->lock(self::lockName('quiet'), 5, 1)->release();
         self::assertSame([], $this->spans->getSpans());
     }
 
@@ -260,7 +303,7 @@ final class SpansTest extends TelemetryTestCase
     public function testTracesOff(): void
     {
         $this->instrument(['traces' => false]);
-        $this->client()->lock(self::name('m'), 5, 1)->release();
+        $this->client()->lock(self::lockName('m'), 5, 1)->release();
         self::assertSame([], $this->spans->getSpans());
         self::assertArrayHasKey('distlock.lock.acquisitions', $this->collect());
     }

@@ -66,7 +66,7 @@ abstract class TelemetryTestCase extends TestCase
     }
 
     /** A name no earlier test (or run) used. */
-    protected static function name(string $what): string
+    protected static function lockName(string $what): string
     {
         return $what . ':' . bin2hex(random_bytes(6));
     }
@@ -143,15 +143,15 @@ abstract class TelemetryTestCase extends TestCase
 
     /**
      * Starts a PHP process (the extension loaded) that runs tests/holder.php:
-     * it takes $name on the test server, prints "held", keeps it $seconds,
+     * it takes the mutex $name on the test server, prints "held", keeps it $seconds,
      * releases it and exits. Returns once the lock is held.
      *
      * @return resource the process (proc_close() it)
      */
-    protected function holdElsewhere(string $name, float $seconds, string $kind = 'mutex')
+    protected function holdElsewhere(string $name, float $seconds)
     {
         $cmd = [PHP_BINARY, '-d', 'extension=' . (getenv('DISTLOCK_SO') ?: 'distlock'), __DIR__ . '/holder.php',
-            $this->redis, $name, (string) $seconds, $kind];
+            $this->redis, $name, (string) $seconds];
         $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
         self::assertIsResource($proc);
         $line = fgets($pipes[1]);
