@@ -23,7 +23,10 @@ typedef struct php_distlock_stats {
     zend_long wait_time_us;       /* total time spent waiting in lock() */
     zend_long connection_errors;  /* connect/auth/I-O/timeout/protocol errors */
     zend_long native_releases;    /* releases done with DELIFEQ, no script (Valkey >= 9.0) */
+    zend_long observer_errors;    /* exceptions thrown by observers (swallowed; src/php/observer.c) */
 } php_distlock_stats;
+
+struct php_distlock_observer;
 
 struct php_distlock_client;
 
@@ -52,6 +55,15 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     /* Every live DistLock of this request, for release at request end. */
     struct php_distlock_client *clients;
     php_distlock_lostflag lostflag;
+    /* DistLock::addObserver() (src/php/observer.c): the request's observers. */
+    struct php_distlock_observer *observers;
+    uint32_t n_observers, cap_observers;
+    bool observing;     /* observers registered and none running: operations build events */
+    bool dispatching;   /* observers are being called (removals are compacted after) */
+    bool queue_only;    /* in a free handler: events are queued, never told there */
+    /* Events of other threads' doing (the watchdog's renewals and losses) and of
+     * deferred releases read outside any operation: reported at the next chance. */
+    HashTable *queued;  /* list of DistLock\Event objects, or NULL */
 ZEND_END_MODULE_GLOBALS(distlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(distlock)

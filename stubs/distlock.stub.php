@@ -400,7 +400,8 @@ namespace {
          * released, lost, refreshed, wait_time_us (lock() waits only), connection_errors,
          * native_releases (releases done by the server's own compare-and-delete,
          * Valkey's DELIFEQ, without a script), renewals and renewal_round_trips (the
-         * watchdog's); all int.
+         * watchdog's), observer_errors (exceptions thrown by observers, swallowed:
+         * addObserver()); all int.
          *
          * @return array<string, int>
          */
@@ -429,6 +430,35 @@ namespace {
          * @return int the number of leases it released (found still ours)
          */
         public static function endRequest(): int {}
+
+        /**
+         * Registers an observer of lock operations: $observer(DistLock\Event $event): void is
+         * called once per operation of every DistLock of this process (this thread on a
+         * thread-safe build), after the operation completed and before its call returns or
+         * throws, synchronously, in registration order. Kinds of operation and the fields of
+         * an event: DistLock\Event. Implicit releases (destruction, end of synchronized(),
+         * endRequest(), request end) are reported after the fact, when their reply is read;
+         * the watchdog's renewals and lost leases at this thread's next distlock call, the
+         * lost-lease watch's interrupt, or request end.
+         *
+         * An exception thrown by an observer is swallowed and counted in
+         * stats()['observer_errors']: the operation's result and lease are untouched and the
+         * later observers still run. A distlock call made inside an observer works but
+         * produces no event. Observers are dropped at request end (endRequest() keeps them).
+         * The same callable registered twice is called twice.
+         *
+         * @param callable $observer called as $observer(DistLock\Event $event): void
+         */
+        public static function addObserver(callable $observer): void {}
+
+        /**
+         * Unregisters an observer, compared as spl_autoload_unregister() compares callables
+         * (the same function, method and object; a closure only as the same object). One
+         * registration is removed per call.
+         *
+         * @return bool true when it was registered
+         */
+        public static function removeObserver(callable $observer): bool {}
 
         /**
          * Resource helpers: lock<Resource>($id, ?float $ttl, ?float $wait): Lock,
@@ -549,6 +579,68 @@ namespace DistLock {
          *   of this name (option fencing); null without fencing
          */
         public function fencingToken(): ?int {}
+    }
+
+    /**
+     * One lock operation, as an observer registered with DistLock::addObserver() receives
+     * it. Made by the extension only; every property is read-only. Never holds a password,
+     * a user name or an owner token.
+     *
+     * @strict-properties
+     * @not-serializable
+     */
+    final class Event
+    {
+        /**
+         * 'acquire' | 'release' | 'refresh' | 'renewal' (the watchdog's background refresh) |
+         * 'lost' (a held lease the watchdog or the lost-lease watch found gone)
+         */
+        public readonly string $operation;
+        /** 'mutex' | 'shared' | 'exclusive' | 'permits' | 'multi' (lockAll(), tryLockAll()) */
+        public readonly string $kind;
+        /** the lock name as the caller gave it (without the prefix); multi: the first name */
+        public readonly string $name;
+        /** @var list<string> every name of the operation ([$name] for one name) */
+        public readonly array $names;
+        /**
+         * acquire: 'acquired' | 'conflict' (no wait: held by another) | 'timeout' (a wait
+         * ended) | 'wrong_kind' (LockKindException) | 'error' (connection, quorum,
+         * replication); release: 'released' | 'lost' (no longer ours) | 'error';
+         * refresh, renewal: 'refreshed' | 'lost' | 'error'; lost: 'lost'
+         */
+        public readonly string $outcome;
+        /** when the operation began: ns on the monotonic clock of hrtime(true) */
+        public readonly int $startNs;
+        /** the operation's duration, ns (monotonic) */
+        public readonly int $callNs;
+        /** ns spent waiting for other holders (0 when it did not wait) */
+        public readonly int $waitNs;
+        /**
+         * round trips to the server(s) the operation made (Redlock: one per master asked;
+         * 0 for a deferred release, whose reply rides on a later round trip, and for a
+         * reentrant handle's release, which needs no server)
+         */
+        public readonly int $roundTrips;
+        /**
+         * "host:port" ("[v6]:port", or "unix:/path") of the node that answered (Redlock:
+         * the first that answered); null when none did. Never a user name or password.
+         */
+        public readonly ?string $server;
+        /** the grant's fencing token (option fencing, mutex and exclusive leases), else null */
+        public readonly ?int $fencingToken;
+        /** the lease TTL asked for, seconds (acquire, refresh, renewal), else null */
+        public readonly ?float $ttl;
+        /** permits kind: the permits taken or given back, else null */
+        public readonly ?int $permits;
+        /** release 'released': ns from the grant to the release; lost: to the loss found; else null */
+        public readonly ?int $heldNs;
+        /** a release by destruction, at the end of synchronized(), by endRequest() or at request end */
+        public readonly bool $implicit;
+        /** outcome 'error': the exception's message (no secrets), else null */
+        public readonly ?string $error;
+
+        /** Not constructible: events are made by the extension. */
+        private function __construct() {}
     }
 
     /** Base class of the extension's exceptions. */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 9fa9a3e8819c70471cd347dbb9a77c94b7107f8d */
+ * Stub hash: 4c905eb43462cfc25ae1d3446b8f2fc620e50889 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -110,6 +110,14 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_endRequest, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_addObserver, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, observer, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_removeObserver, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, observer, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock___call, 0, 2, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, method, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, args, IS_ARRAY, 0)
@@ -141,6 +149,9 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistLock_Lock_fencingToken, 0, 0, IS_LONG, 1)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock_Event___construct, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(DistLock, __construct);
 ZEND_METHOD(DistLock, lock);
@@ -168,6 +179,8 @@ ZEND_METHOD(DistLock, isLocked);
 ZEND_METHOD(DistLock, forceRelease);
 ZEND_METHOD(DistLock, stats);
 ZEND_METHOD(DistLock, endRequest);
+ZEND_METHOD(DistLock, addObserver);
+ZEND_METHOD(DistLock, removeObserver);
 ZEND_METHOD(DistLock, __call);
 ZEND_METHOD(DistLock_Lock, name);
 ZEND_METHOD(DistLock_Lock, token);
@@ -179,6 +192,7 @@ ZEND_METHOD(DistLock_Lock, remainingLifetime);
 ZEND_METHOD(DistLock_Lock, promote);
 ZEND_METHOD(DistLock_Lock, demote);
 ZEND_METHOD(DistLock_Lock, fencingToken);
+ZEND_METHOD(DistLock_Event, __construct);
 
 
 static const zend_function_entry class_DistLock_methods[] = {
@@ -208,6 +222,8 @@ static const zend_function_entry class_DistLock_methods[] = {
 	ZEND_ME(DistLock, forceRelease, arginfo_class_DistLock_forceRelease, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, stats, arginfo_class_DistLock_stats, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock, endRequest, arginfo_class_DistLock_endRequest, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistLock, addObserver, arginfo_class_DistLock_addObserver, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistLock, removeObserver, arginfo_class_DistLock_removeObserver, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistLock, __call, arginfo_class_DistLock___call, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
@@ -224,6 +240,12 @@ static const zend_function_entry class_DistLock_Lock_methods[] = {
 	ZEND_ME(DistLock_Lock, promote, arginfo_class_DistLock_Lock_promote, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, demote, arginfo_class_DistLock_Lock_demote, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistLock_Lock, fencingToken, arginfo_class_DistLock_Lock_fencingToken, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_DistLock_Event_methods[] = {
+	ZEND_ME(DistLock_Event, __construct, arginfo_class_DistLock_Event___construct, ZEND_ACC_PRIVATE)
 	ZEND_FE_END
 };
 
@@ -317,6 +339,113 @@ static zend_class_entry *register_class_DistLock_Lock(void)
 	INIT_NS_CLASS_ENTRY(ce, "DistLock", "Lock", class_DistLock_Lock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_Event(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "Event", class_DistLock_Event_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+	zval property_operation_default_value;
+	ZVAL_UNDEF(&property_operation_default_value);
+	zend_string *property_operation_name = zend_string_init("operation", sizeof("operation") - 1, 1);
+	zend_declare_typed_property(class_entry, property_operation_name, &property_operation_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING));
+	zend_string_release(property_operation_name);
+
+	zval property_kind_default_value;
+	ZVAL_UNDEF(&property_kind_default_value);
+	zend_string *property_kind_name = zend_string_init("kind", sizeof("kind") - 1, 1);
+	zend_declare_typed_property(class_entry, property_kind_name, &property_kind_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING));
+	zend_string_release(property_kind_name);
+
+	zval property_name_default_value;
+	ZVAL_UNDEF(&property_name_default_value);
+	zend_string *property_name_name = zend_string_init("name", sizeof("name") - 1, 1);
+	zend_declare_typed_property(class_entry, property_name_name, &property_name_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING));
+	zend_string_release(property_name_name);
+
+	zval property_names_default_value;
+	ZVAL_UNDEF(&property_names_default_value);
+	zend_string *property_names_name = zend_string_init("names", sizeof("names") - 1, 1);
+	zend_declare_typed_property(class_entry, property_names_name, &property_names_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_ARRAY));
+	zend_string_release(property_names_name);
+
+	zval property_outcome_default_value;
+	ZVAL_UNDEF(&property_outcome_default_value);
+	zend_string *property_outcome_name = zend_string_init("outcome", sizeof("outcome") - 1, 1);
+	zend_declare_typed_property(class_entry, property_outcome_name, &property_outcome_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING));
+	zend_string_release(property_outcome_name);
+
+	zval property_startNs_default_value;
+	ZVAL_UNDEF(&property_startNs_default_value);
+	zend_string *property_startNs_name = zend_string_init("startNs", sizeof("startNs") - 1, 1);
+	zend_declare_typed_property(class_entry, property_startNs_name, &property_startNs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
+	zend_string_release(property_startNs_name);
+
+	zval property_callNs_default_value;
+	ZVAL_UNDEF(&property_callNs_default_value);
+	zend_string *property_callNs_name = zend_string_init("callNs", sizeof("callNs") - 1, 1);
+	zend_declare_typed_property(class_entry, property_callNs_name, &property_callNs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
+	zend_string_release(property_callNs_name);
+
+	zval property_waitNs_default_value;
+	ZVAL_UNDEF(&property_waitNs_default_value);
+	zend_string *property_waitNs_name = zend_string_init("waitNs", sizeof("waitNs") - 1, 1);
+	zend_declare_typed_property(class_entry, property_waitNs_name, &property_waitNs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
+	zend_string_release(property_waitNs_name);
+
+	zval property_roundTrips_default_value;
+	ZVAL_UNDEF(&property_roundTrips_default_value);
+	zend_string *property_roundTrips_name = zend_string_init("roundTrips", sizeof("roundTrips") - 1, 1);
+	zend_declare_typed_property(class_entry, property_roundTrips_name, &property_roundTrips_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG));
+	zend_string_release(property_roundTrips_name);
+
+	zval property_server_default_value;
+	ZVAL_UNDEF(&property_server_default_value);
+	zend_string *property_server_name = zend_string_init("server", sizeof("server") - 1, 1);
+	zend_declare_typed_property(class_entry, property_server_name, &property_server_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_server_name);
+
+	zval property_fencingToken_default_value;
+	ZVAL_UNDEF(&property_fencingToken_default_value);
+	zend_string *property_fencingToken_name = zend_string_init("fencingToken", sizeof("fencingToken") - 1, 1);
+	zend_declare_typed_property(class_entry, property_fencingToken_name, &property_fencingToken_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG|MAY_BE_NULL));
+	zend_string_release(property_fencingToken_name);
+
+	zval property_ttl_default_value;
+	ZVAL_UNDEF(&property_ttl_default_value);
+	zend_string *property_ttl_name = zend_string_init("ttl", sizeof("ttl") - 1, 1);
+	zend_declare_typed_property(class_entry, property_ttl_name, &property_ttl_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_DOUBLE|MAY_BE_NULL));
+	zend_string_release(property_ttl_name);
+
+	zval property_permits_default_value;
+	ZVAL_UNDEF(&property_permits_default_value);
+	zend_string *property_permits_name = zend_string_init("permits", sizeof("permits") - 1, 1);
+	zend_declare_typed_property(class_entry, property_permits_name, &property_permits_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG|MAY_BE_NULL));
+	zend_string_release(property_permits_name);
+
+	zval property_heldNs_default_value;
+	ZVAL_UNDEF(&property_heldNs_default_value);
+	zend_string *property_heldNs_name = zend_string_init("heldNs", sizeof("heldNs") - 1, 1);
+	zend_declare_typed_property(class_entry, property_heldNs_name, &property_heldNs_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_LONG|MAY_BE_NULL));
+	zend_string_release(property_heldNs_name);
+
+	zval property_implicit_default_value;
+	ZVAL_UNDEF(&property_implicit_default_value);
+	zend_string *property_implicit_name = zend_string_init("implicit", sizeof("implicit") - 1, 1);
+	zend_declare_typed_property(class_entry, property_implicit_name, &property_implicit_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_BOOL));
+	zend_string_release(property_implicit_name);
+
+	zval property_error_default_value;
+	ZVAL_UNDEF(&property_error_default_value);
+	zend_string *property_error_name = zend_string_init("error", sizeof("error") - 1, 1);
+	zend_declare_typed_property(class_entry, property_error_name, &property_error_default_value, ZEND_ACC_PUBLIC|ZEND_ACC_READONLY, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_STRING|MAY_BE_NULL));
+	zend_string_release(property_error_name);
 
 	return class_entry;
 }

@@ -43,7 +43,10 @@ static void client_free(zend_object *obj)
 {
     php_distlock_client *c = php_distlock_client_from(obj);
     if (c->target) {
+        bool was = DISTLOCK_G(queue_only);
+        DISTLOCK_G(queue_only) = true;   /* events of these releases: told at the next safe point */
         php_distlock_registry_release_all(c);
+        DISTLOCK_G(queue_only) = was;
         dl_target_settle(c->target);   /* before the connection is pooled or closed */
         clients_unlink(c);
         if (c->pool_id) dl_pool_put(c->pool_id, c->target);
@@ -137,6 +140,8 @@ static zend_string *display_target(const dl_target_config_t *t)
 php_distlock_client *php_distlock_this_client(zval *this_ptr)
 {
     php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(this_ptr));
+    /* Events of the watchdog and of deferred releases not told yet: told first. */
+    if (UNEXPECTED(DISTLOCK_G(queued) != NULL)) php_distlock_obs_flush();
     if (!c->target) {
         zend_throw_error(NULL, "DistLock object is not initialized");
         return NULL;
@@ -227,10 +232,33 @@ static dl_acquire_opts_t acquire_opts(const php_distlock_client *c, int64_t wait
     return opts;
 }
 
-static void count_wait(const dl_acquire_result_t *res, int64_t wait_us)
+static void count_wait(const dl_acquire_result_t *res, int64_t wait_us, php_distlock_obs_op *op)
 {
     DISTLOCK_G(stats).contended += res->contended;
-    if (res->contended && wait_us > 0) DISTLOCK_G(stats).wait_time_us += res->waited_us;
+    if (res->contended && wait_us > 0) {
+        DISTLOCK_G(stats).wait_time_us += res->waited_us;
+        if (op->on) op->wait_ns = res->waited_us * 1000;
+    }
+}
+
+/* The acquire's event: its outcome from return_value (a handle, a list of
+ * handles, NULL) and the pending exception. */
+static void obs_acquire(php_distlock_obs_op *op, const char *kind, zend_string *name, zend_string **names,
+                        uint32_t n_names, int64_t ttl_ms, long long permits, int64_t wait_us, zval *return_value)
+{
+    php_distlock_event ev;
+    bool acquired = !EG(exception) && (Z_TYPE_P(return_value) == IS_OBJECT || Z_TYPE_P(return_value) == IS_ARRAY);
+    php_distlock_event_init(&ev, "acquire", kind, name);
+    ev.names = names;
+    ev.n_names = n_names;
+    ev.outcome = php_distlock_obs_outcome(acquired, wait_us);
+    ev.ttl_ms = ttl_ms;
+    ev.permits = permits;
+    if (acquired && Z_TYPE_P(return_value) == IS_OBJECT) {
+        const dl_lease_t *lease = php_distlock_lock_from(Z_OBJ_P(return_value))->held->lease;
+        if (lease->fencing) ev.fence = lease->fence;
+    }
+    php_distlock_obs_end(op, &ev);
 }
 
 /* The registry entry and watch for a granted lease (taken over). NULL after
@@ -238,6 +266,7 @@ static void count_wait(const dl_acquire_result_t *res, int64_t wait_us)
 static php_distlock_held *hold(php_distlock_client *c, zend_string *name, dl_lease_t *lease)
 {
     php_distlock_held *h = php_distlock_held_new(lease, name);
+    h->granted_ns = lease->valid_until_ns - lease->ttl_ms * 1000000;   /* the grant's send time (no clock read) */
     if (!php_distlock_watch(c, h)) {
         php_distlock_held_release_ref(h);
         return NULL;
@@ -250,7 +279,7 @@ static php_distlock_held *hold(php_distlock_client *c, zend_string *name, dl_lea
 /* Acquires lease (taken over) for name; a new handle in return_value, NULL
  * (not acquired, !throw_on_timeout), or throws. */
 static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t *lease, int64_t wait_us,
-                          bool throw_on_timeout, zval *return_value)
+                          bool throw_on_timeout, zval *return_value, php_distlock_obs_op *op)
 {
     dl_acquire_opts_t opts = acquire_opts(c, wait_us);
     dl_acquire_result_t res;
@@ -258,7 +287,7 @@ static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t 
     php_distlock_held *h;
     dl_status_t st = dl_target_acquire(c->target, lease, &opts, &res, &err);
 
-    count_wait(&res, wait_us);
+    count_wait(&res, wait_us, op);
     if (st != DL_OK || !res.acquired) {
         if (st != DL_OK) {
             php_distlock_throw(&err);
@@ -287,10 +316,13 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
                                  const zend_string *token, bool throw_on_timeout, zval *return_value)
 {
     dl_lease_t *lease;
-    if (acquire_reentrant(c, name, DL_LEASE_EXCLUSIVE, ttl_ms, token, return_value)) return;
-    if ((lease = new_lease(c, name, token, ttl_ms, DL_LEASE_EXCLUSIVE))) {
-        acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
+    php_distlock_obs_op op;
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    if (!acquire_reentrant(c, name, DL_LEASE_EXCLUSIVE, ttl_ms, token, return_value) &&
+        (lease = new_lease(c, name, token, ttl_ms, DL_LEASE_EXCLUSIVE))) {
+        acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value, &op);
     }
+    if (op.on) obs_acquire(&op, "mutex", name, NULL, 0, ttl_ms, -1, wait_us, return_value);
 }
 
 void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
@@ -298,16 +330,23 @@ void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name,
                                       int64_t wait_us, bool throw_on_timeout, zval *return_value)
 {
     dl_lease_t *lease;
+    php_distlock_obs_op op;
+    PHP_DISTLOCK_OBS_BEGIN(&op);
     /* An exclusive lease is the instance's alone: reentrant, as lock(). */
-    if (kind == DL_LEASE_WRITE && acquire_reentrant(c, name, kind, ttl_ms, token, return_value)) return;
-    if (!(lease = new_lease(c, name, token, ttl_ms, kind))) return;
-    lease->permits = permits;
-    lease->limit = limit;
-    acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value);
+    if (!(kind == DL_LEASE_WRITE && acquire_reentrant(c, name, kind, ttl_ms, token, return_value)) &&
+        (lease = new_lease(c, name, token, ttl_ms, kind))) {
+        lease->permits = permits;
+        lease->limit = limit;
+        acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value, &op);
+    }
+    if (op.on) {
+        obs_acquire(&op, php_distlock_kind_name(kind), name, NULL, 0, ttl_ms, kind == DL_LEASE_PERMITS ? permits : -1,
+                    wait_us, return_value);
+    }
 }
 
-void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n,
-                                     int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout, zval *return_value)
+static void acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n, int64_t ttl_ms,
+                        int64_t wait_us, bool throw_on_timeout, zval *return_value, php_distlock_obs_op *op)
 {
     dl_lease_t *leases[DL_MULTI_MAX] = {0};
     dl_acquire_opts_t opts = acquire_opts(c, wait_us);
@@ -335,7 +374,7 @@ void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, z
         return;
     }
     st = dl_target_multi_acquire(c->target, n, leases, &opts, &res, &err);
-    count_wait(&res, wait_us);
+    count_wait(&res, wait_us, op);
     if (st != DL_OK || !res.acquired) {
         for (i = 0; i < n; i++) dl_lease_free(leases[i]);
         if (st != DL_OK) {
@@ -369,7 +408,39 @@ void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, z
     }
 }
 
+void php_distlock_client_acquire_all(php_distlock_client *c, const char *func, zend_string **names, uint32_t n,
+                                     int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout, zval *return_value)
+{
+    php_distlock_obs_op op;
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    acquire_all(c, func, names, n, ttl_ms, wait_us, throw_on_timeout, return_value, &op);
+    if (op.on) obs_acquire(&op, "multi", names[0], names, n, ttl_ms, -1, wait_us, return_value);
+}
+
+static int release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len,
+                         int64_t *held_ns);
+
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len)
+{
+    php_distlock_obs_op op;
+    php_distlock_event ev;
+    int64_t held_ns = -1;
+    int released;
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    released = release_token(c, name, token, token_len, op.on ? &held_ns : NULL);
+    if (op.on) {
+        php_distlock_event_init(&ev, "release", "mutex", name);
+        ev.outcome = released < 0 ? "error" : released ? "released" : "lost";
+        ev.held_ns = held_ns;
+        php_distlock_obs_end(&op, &ev);
+    }
+    return released;
+}
+
+/* Releases name if token holds it; *held_ns (when not NULL): ns since the
+ * grant when this instance holds that lease, else left alone. */
+static int release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len,
+                         int64_t *held_ns)
 {
     dl_error_t err;
     dl_lease_t *lease;
@@ -393,6 +464,7 @@ int php_distlock_client_release_token(php_distlock_client *c, zend_string *name,
         /* Our own handles on that lease now see it as gone. */
         php_distlock_held *h = php_distlock_registry_find(c, name);
         if (h && h->lease->token_len == token_len && memcmp(h->lease->token, token, token_len) == 0) {
+            if (held_ns && h->granted_ns) *held_ns = dl_clock_now_ns() - h->granted_ns;
             php_distlock_registry_forget(c, h);
         }
     }
@@ -751,6 +823,9 @@ ZEND_METHOD(DistLock, release)
     RETURN_BOOL(released);
 }
 
+static void refresh_token(php_distlock_client *c, zend_string *name, zend_string *token, int64_t ttl_ms,
+                          zval *return_value);
+
 ZEND_METHOD(DistLock, refresh)
 {
     php_distlock_client *c;
@@ -758,10 +833,7 @@ ZEND_METHOD(DistLock, refresh)
     double ttl = 0;
     bool ttl_null = true;
     int64_t ttl_ms;
-    dl_lease_t *lease;
-    dl_error_t err;
-    int extended;
-    php_distlock_held *h;
+    php_distlock_obs_op op;
 
     ZEND_PARSE_PARAMETERS_START(2, 3)
         Z_PARAM_STR(name)
@@ -774,6 +846,26 @@ ZEND_METHOD(DistLock, refresh)
         !php_distlock_resolve_ttl_wait(c, "DistLock::refresh", 3, ttl, ttl_null, 0, true, &ttl_ms, NULL)) {
         RETURN_THROWS();
     }
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    refresh_token(c, name, token, ttl_ms, return_value);
+    if (op.on) {
+        php_distlock_event ev;
+        php_distlock_event_init(&ev, "refresh", "mutex", name);
+        ev.outcome = EG(exception) ? "error" : Z_TYPE_P(return_value) == IS_TRUE ? "refreshed" : "lost";
+        ev.ttl_ms = ttl_ms;
+        php_distlock_obs_end(&op, &ev);
+    }
+}
+
+/* DistLock::refresh() once its arguments are checked: true/false in return_value, or throws. */
+static void refresh_token(php_distlock_client *c, zend_string *name, zend_string *token, int64_t ttl_ms,
+                          zval *return_value)
+{
+    dl_lease_t *lease;
+    dl_error_t err;
+    int extended;
+    php_distlock_held *h;
+
     lease = dl_lease_new(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name), ZSTR_VAL(token),
                          ZSTR_LEN(token), ttl_ms, &err);
     if (!lease) {
@@ -867,7 +959,7 @@ void php_distlock_stats_array(zval *out)
     php_distlock_stats *s = &DISTLOCK_G(stats);
     dl_watchdog_stats_t wd;
     dl_watchdog_get_stats(&wd);
-    array_init_size(out, 11);
+    array_init_size(out, 12);
     add_assoc_long(out, "acquired", s->acquired);
     add_assoc_long(out, "contended", s->contended);
     add_assoc_long(out, "timeouts", s->timeouts);
@@ -877,6 +969,7 @@ void php_distlock_stats_array(zval *out)
     add_assoc_long(out, "wait_time_us", s->wait_time_us);
     add_assoc_long(out, "connection_errors", s->connection_errors);
     add_assoc_long(out, "native_releases", s->native_releases);
+    add_assoc_long(out, "observer_errors", s->observer_errors);
     add_assoc_long(out, "renewals", (zend_long)wd.renewals);
     add_assoc_long(out, "renewal_round_trips", (zend_long)wd.round_trips);
 }
@@ -890,8 +983,11 @@ ZEND_METHOD(DistLock, stats)
 /* The end of a logical request in a long-running worker: what RSHUTDOWN does for leases. */
 ZEND_METHOD(DistLock, endRequest)
 {
+    zend_long n;
     ZEND_PARSE_PARAMETERS_NONE();
-    RETURN_LONG(php_distlock_release_all());
+    n = php_distlock_release_all();
+    php_distlock_obs_flush();
+    RETURN_LONG(n);
 }
 
 ZEND_METHOD(DistLock, __call)

@@ -102,6 +102,7 @@ static PHP_MINIT_FUNCTION(distlock)
     REGISTER_INI_ENTRIES();
     php_distlock_client_minit(register_class_DistLock());
     php_distlock_lock_minit(register_class_DistLock_Lock());
+    php_distlock_event_minit(register_class_DistLock_Event());
     distlock_ce_Exception = register_class_DistLock_Exception(spl_ce_RuntimeException);
     distlock_ce_ConnectionException = register_class_DistLock_ConnectionException(distlock_ce_Exception);
     distlock_ce_LockTimeoutException = register_class_DistLock_LockTimeoutException(distlock_ce_Exception);
@@ -141,6 +142,7 @@ static PHP_RSHUTDOWN_FUNCTION(distlock)
 {
     (void)type; (void)module_number;
     php_distlock_release_all();
+    php_distlock_obs_rshutdown();
     return SUCCESS;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "php_distlock_internal.h"
 
+#include "../core/base/dl_clock.h"
 #include "../core/base/dl_proc.h"
 
 #include "ext/spl/spl_exceptions.h"
@@ -51,6 +52,62 @@ static void deferred_release_done(int released, dl_status_t st)
     else DISTLOCK_G(stats).lost++;
 }
 
+/* What an observer is told of a deferred release, when its reply is read. */
+typedef struct deferred_obs {
+    int64_t sent_ns;      /* monotonic: when the release was written */
+    int64_t granted_ns;   /* 0: not known */
+    dl_lease_kind_t kind;
+    long long permits;
+    size_t name_len;
+    char name[];          /* the lock name (no prefix), NUL-terminated */
+} deferred_obs_t;
+
+static void deferred_release_done_obs(void *arg, int released, dl_status_t st, const char *endpoint)
+{
+    deferred_obs_t *d = arg;
+    php_distlock_event ev;
+    zend_string *name;
+
+    if (released < 0) {   /* another process's (fork): nothing was done */
+        free(d);
+        return;
+    }
+    deferred_release_done(released, st);
+    if (DISTLOCK_G(n_observers) > 0) {
+        name = zend_string_init(d->name, d->name_len, 0);
+        php_distlock_event_init(&ev, "release", php_distlock_kind_name(d->kind), name);
+        ev.outcome = st != DL_OK && st != DL_ERR_KIND ? "error" : released ? "released" : "lost";
+        if (st != DL_OK && st != DL_ERR_KIND) {
+            ev.error = zend_string_init("the deferred release failed: its reply could not be read and the release "
+                                        "could not be sent again", sizeof("the deferred release failed: its reply "
+                                        "could not be read and the release could not be sent again") - 1, 0);
+        }
+        ev.start_ns = d->sent_ns;
+        ev.call_ns = dl_clock_now_ns() - d->sent_ns;
+        ev.server = endpoint;
+        ev.implicit = true;
+        if (d->kind == DL_LEASE_PERMITS) ev.permits = d->permits;
+        if (d->granted_ns && released && st == DL_OK) ev.held_ns = d->sent_ns - d->granted_ns;
+        /* Read inside another call's round trip, maybe: told when user code may run. */
+        php_distlock_obs_queue(&ev);
+        if (ev.error) zend_string_release(ev.error);
+        zend_string_release(name);
+    }
+    free(d);
+}
+
+/* The release event of held (not deferred). */
+static void obs_release(php_distlock_obs_op *op, php_distlock_held *h, const char *outcome, bool implicit)
+{
+    php_distlock_event ev;
+    php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
+    ev.outcome = outcome;
+    ev.implicit = implicit;
+    if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
+    if (h->granted_ns && strcmp(outcome, "released") == 0) ev.held_ns = op->start_ns - h->granted_ns;
+    php_distlock_obs_end(op, &ev);
+}
+
 /* The part of a release that needs no server: a handle not acting (inactive,
  * lost, another process: 0), a detached lease at scope end (0), or an outer
  * handle still sharing the lease (1). Returns 1 when settled so, *result set;
@@ -83,7 +140,35 @@ static void release_done(php_distlock_lock *l, int released)
     end_share(l);
 }
 
+static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_distlock_obs_op *op);
+
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
+{
+    php_distlock_obs_op op;
+    php_distlock_held *h = l->held;
+    bool was_usable;
+    int r;
+
+    if (!l->active || (implicit && h->detached)) return 0;   /* nothing happens: no event */
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    if (!op.on) return lock_release(l, quiet, implicit, &op);
+    /* h stays alive: this handle keeps its reference until it is freed. */
+    was_usable = usable(l);
+    r = lock_release(l, quiet, implicit, &op);
+    if (r == 2) {
+        r = 1;   /* deferred: told when its reply is read */
+        dl_obs_arm(op.prev);
+        php_distlock_obs_flush_safe();   /* Redlock: done at once */
+    } else if (was_usable || !implicit) {
+        obs_release(&op, h, r < 0 ? "error" : r ? "released" : "lost", implicit);
+    } else {
+        dl_obs_arm(op.prev);
+    }
+    return r;
+}
+
+/* php_distlock_lock_release; returns 2 for a release deferred (1 to the caller). */
+static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_distlock_obs_op *op)
 {
     php_distlock_held *h = l->held;
     dl_error_t err;
@@ -95,9 +180,23 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
         php_distlock_registry_forget(l->owner, h);   /* the watchdog stops before the write */
+        if (op->on) {
+            deferred_obs_t *d = malloc(sizeof(*d) + ZSTR_LEN(h->name) + 1);
+            if (d) {
+                d->sent_ns = dl_clock_now_ns();
+                d->granted_ns = h->granted_ns;
+                d->kind = h->lease->kind;
+                d->permits = h->lease->permits;
+                d->name_len = ZSTR_LEN(h->name);
+                memcpy(d->name, ZSTR_VAL(h->name), d->name_len + 1);
+                dl_target_release_deferred_ex(l->owner->target, h->lease, deferred_release_done_obs, d);
+                end_share(l);
+                return 2;
+            }
+        }
         dl_target_release_deferred(l->owner->target, h->lease, deferred_release_done);
         end_share(l);
-        return 1;
+        return op->on ? 2 : 1;
     }
     st = dl_target_release(l->owner->target, h->lease, &released, &err);
     if (st == DL_ERR_KIND) {
@@ -197,7 +296,13 @@ static void lock_free(zend_object *obj)
 {
     php_distlock_lock *l = php_distlock_lock_from(obj);
     if (l->held) {
-        if (!l->held->detached) php_distlock_lock_release(l, true, true);  /* scoped release */
+        if (!l->held->detached) {
+            /* scoped release; its event is told at the next safe point (no user code in a free handler) */
+            bool was = DISTLOCK_G(queue_only);
+            DISTLOCK_G(queue_only) = true;
+            php_distlock_lock_release(l, true, true);
+            DISTLOCK_G(queue_only) = was;
+        }
         php_distlock_held_release_ref(l->held);
     }
     if (l->owner) OBJ_RELEASE(&l->owner->std);
@@ -274,25 +379,12 @@ ZEND_METHOD(DistLock_Lock, detach)
     RETURN_STRINGL(l->held->lease->token, l->held->lease->token_len);
 }
 
-ZEND_METHOD(DistLock_Lock, refresh)
+/* Lock::refresh() once its argument is checked: true/false in return_value, or throws. */
+static void lock_refresh(php_distlock_lock *l, int64_t ttl_ms, zval *return_value)
 {
-    php_distlock_lock *l = THIS_LOCK();
-    double ttl = 0;
-    bool ttl_null = true;
-    int64_t ttl_ms;
     dl_error_t err;
     int extended;
 
-    ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
-    ZEND_PARSE_PARAMETERS_END();
-
-    if (!ttl_null && !php_distlock_ttl_ms("DistLock\\Lock::refresh", "Argument #1 ($ttl)", ttl, &ttl_ms)) {
-        RETURN_THROWS();
-    }
-    if (!usable(l)) RETURN_FALSE;
-    if (ttl_null) ttl_ms = l->held->lease->ttl_ms;
     switch (dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err)) {
     case DL_OK: break;
     case DL_ERR_KIND: extended = 0; break;   /* another kind holds the name now: our lease is gone */
@@ -308,6 +400,36 @@ ZEND_METHOD(DistLock_Lock, refresh)
     DISTLOCK_G(stats).lost++;
     php_distlock_registry_forget(l->owner, l->held);
     RETURN_FALSE;
+}
+
+ZEND_METHOD(DistLock_Lock, refresh)
+{
+    php_distlock_lock *l = THIS_LOCK();
+    double ttl = 0;
+    bool ttl_null = true;
+    int64_t ttl_ms;
+    php_distlock_obs_op op;
+
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(ttl, ttl_null)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!ttl_null && !php_distlock_ttl_ms("DistLock\\Lock::refresh", "Argument #1 ($ttl)", ttl, &ttl_ms)) {
+        RETURN_THROWS();
+    }
+    if (ttl_null) ttl_ms = l->held->lease->ttl_ms;
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    if (usable(l)) lock_refresh(l, ttl_ms, return_value);
+    else RETVAL_FALSE;
+    if (op.on) {
+        php_distlock_event ev;
+        php_distlock_event_init(&ev, "refresh", php_distlock_kind_name(l->held->lease->kind), l->held->name);
+        ev.outcome = EG(exception) ? "error" : Z_TYPE_P(return_value) == IS_TRUE ? "refreshed" : "lost";
+        ev.ttl_ms = ttl_ms;
+        if (l->held->lease->kind == DL_LEASE_PERMITS) ev.permits = l->held->lease->permits;
+        php_distlock_obs_end(&op, &ev);
+    }
 }
 
 ZEND_METHOD(DistLock_Lock, isAcquired)

@@ -21,6 +21,7 @@
 #include "../core/topology/dl_target.h"
 #include "../core/topology/dl_pool.h"
 #include "../core/topology/dl_watchdog.h"
+#include "../core/base/dl_obs.h"
 
 extern zend_class_entry *distlock_ce_DistLock;
 extern zend_class_entry *distlock_ce_Lock;
@@ -31,6 +32,7 @@ extern zend_class_entry *distlock_ce_LockLostException;
 extern zend_class_entry *distlock_ce_QuorumException;
 extern zend_class_entry *distlock_ce_ReplicationException;
 extern zend_class_entry *distlock_ce_LockKindException;
+extern zend_class_entry *distlock_ce_Event;
 
 #define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */
 #define PHP_DISTLOCK_MAX_RETRY_SECONDS 60.0   /* retry_delay, retry_jitter */
@@ -61,6 +63,7 @@ typedef struct php_distlock_held {
     bool done;          /* released by us, or found lost: no longer ours */
     bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
+    int64_t granted_ns;    /* monotonic: when the grant was sent (DistLock\Event::$heldNs); 0: not known */
 } php_distlock_held;
 
 /* The DistLock object. */
@@ -264,6 +267,64 @@ void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_he
 
 /* Implements DistLock::__call for lock<Resource>/tryLock<Resource>/unlock<Resource>. */
 void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashTable *args, zval *return_value);
+
+/* ---- observer.c: DistLock::addObserver() and DistLock\Event ------------------ */
+
+/* An event as the glue describes it; php_distlock_obs_end makes the DistLock\Event.
+ * Strings are borrowed (static, or alive until the event is built). */
+typedef struct php_distlock_event {
+    const char *operation;      /* "acquire", "release", "refresh", "renewal", "lost" */
+    const char *kind;           /* "mutex", "shared", "exclusive", "permits", "multi" */
+    zend_string *name;
+    zend_string **names;        /* multi: n_names names; NULL: [name] */
+    uint32_t n_names;
+    const char *outcome;
+    int64_t start_ns, call_ns;  /* monotonic ns (set by php_distlock_obs_end) */
+    int64_t wait_ns;            /* 0: no wait */
+    unsigned round_trips;
+    const char *server;         /* the endpoint that answered; NULL or "": none */
+    long long fence;            /* > 0: the fencing token */
+    int64_t ttl_ms;             /* < 0: null */
+    long long permits;          /* < 0: null */
+    int64_t held_ns;            /* < 0: null */
+    bool implicit;
+    zend_string *error;         /* NULL: the pending exception's message when outcome is "error" */
+} php_distlock_event;
+
+/* One observed operation under way. */
+typedef struct php_distlock_obs_op {
+    bool on;                    /* observers were registered at its start */
+    int64_t start_ns;
+    int64_t wait_ns;            /* set by the acquire paths */
+    dl_obs_facts_t facts;       /* filled by the core while armed */
+    dl_obs_facts_t *prev;
+} php_distlock_obs_op;
+
+/* Begins an operation: with no observer, one flag test and nothing else. */
+#define PHP_DISTLOCK_OBS_BEGIN(op) \
+    do { \
+        (op)->on = DISTLOCK_G(observing); \
+        if ((op)->on) php_distlock_obs_start(op); \
+    } while (0)
+void php_distlock_obs_start(php_distlock_obs_op *op);
+/* Fills ev's timings and facts from op (op->on must be true), reports the
+ * queued events, then ev, to every observer; the pending exception (the
+ * operation's) is kept. */
+void php_distlock_obs_end(php_distlock_obs_op *op, php_distlock_event *ev);
+/* The first half of php_distlock_obs_end: disarms op and fills ev's timings and facts. */
+void php_distlock_obs_fill(php_distlock_obs_op *op, php_distlock_event *ev);
+/* php_distlock_obs_flush unless in a free handler (DISTLOCK_G(queue_only)). */
+void php_distlock_obs_flush_safe(void);
+/* Builds ev now and queues it for the next php_distlock_obs_flush (a place where user code may run). */
+void php_distlock_obs_queue(const php_distlock_event *ev);
+void php_distlock_obs_flush(void);
+void php_distlock_event_init(php_distlock_event *ev, const char *operation, const char *kind, zend_string *name);
+const char *php_distlock_kind_name(dl_lease_kind_t kind);
+/* An acquire's outcome from its result and the pending exception (wait_us: the wait it had). */
+const char *php_distlock_obs_outcome(bool acquired, int64_t wait_us);
+/* RSHUTDOWN, after the request-end releases: reports what is queued, drops the observers. */
+void php_distlock_obs_rshutdown(void);
+void php_distlock_event_minit(zend_class_entry *ce);
 
 /* ---- MINIT parts ------------------------------------------------------------- */
 /* Install create/free/debug handlers on the class entries registered from the arginfo. */

@@ -12,6 +12,7 @@
  */
 #include "php_distlock_internal.h"
 
+#include "../core/base/dl_clock.h"
 #include "../core/base/dl_proc.h"
 
 php_distlock_held *php_distlock_held_new(dl_lease_t *lease, zend_string *name)
@@ -115,27 +116,56 @@ bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
     return false;
 }
 
+/* The events of a batch of implicit releases (queued: this runs in free
+ * handlers and at request end). The batch's round trips go on its first event. */
+static void obs_release_all(php_distlock_obs_op *op, php_distlock_held **held, size_t n, const int *released,
+                            const dl_error_t *err)
+{
+    php_distlock_event ev;
+    zend_string *error = err ? zend_string_init(err->msg, strlen(err->msg), 0) : NULL;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        php_distlock_held *h = held[i];
+        php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
+        php_distlock_obs_fill(op, &ev);
+        if (i > 0) ev.round_trips = 0;
+        ev.outcome = err ? "error" : released[i] ? "released" : "lost";
+        ev.error = error;
+        ev.implicit = true;
+        if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
+        if (h->granted_ns && !err && released[i]) ev.held_ns = op->start_ns - h->granted_ns;
+        if (DISTLOCK_G(n_observers) > 0) php_distlock_obs_queue(&ev);
+    }
+    if (error) zend_string_release(error);
+}
+
 zend_long php_distlock_registry_release_all(php_distlock_client *c)
 {
     zend_long ours = 0;
-    php_distlock_held *h;
+    php_distlock_held *h, **held;
     dl_lease_t **leases;
     int *released;
     size_t n = 0, i;
     pid_t pid = dl_proc_pid();
+    php_distlock_obs_op op;
 
     if (zend_hash_num_elements(&c->held) == 0) return 0;
     leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
+    held = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*held), 0);
     released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
     ZEND_HASH_FOREACH_PTR(&c->held, h) {
         if (!h->done && h->lease->pid == pid) {
+            held[n] = h;
             leases[n++] = h->lease;
         }
         php_distlock_held_done(h);
     } ZEND_HASH_FOREACH_END();
     if (n > 0) {
         dl_error_t err;
-        if (dl_target_release_many(c->target, n, leases, released, &err) == DL_OK) {
+        dl_status_t st;
+        PHP_DISTLOCK_OBS_BEGIN(&op);
+        st = dl_target_release_many(c->target, n, leases, released, &err);
+        if (st == DL_OK) {
             for (i = 0; i < n; i++) {
                 if (released[i]) DISTLOCK_G(stats).released++;
                 else DISTLOCK_G(stats).lost++;
@@ -144,8 +174,10 @@ zend_long php_distlock_registry_release_all(php_distlock_client *c)
         } else {
             DISTLOCK_G(stats).connection_errors++;
         }
+        if (op.on) obs_release_all(&op, held, n, released, st == DL_OK ? NULL : &err);
     }
     efree(leases);
+    efree(held);
     efree(released);
     zend_hash_clean(&c->held);
     return ours;

@@ -76,7 +76,9 @@ restore(string $name, string $token): DistLock\Lock
 restoreExclusive(string $name, string $token): DistLock\Lock
 restorePermits(string $name, string $token): DistLock\Lock
 restoreShared(string $name, string $token): DistLock\Lock
+static addObserver(callable $observer): void
 static endRequest(): int
+static removeObserver(callable $observer): bool
 stats(): array
 status(string $name): array
 synchronized(string $name, callable $callback, ?float $ttl?, ?float $wait?): mixed

@@ -32,6 +32,7 @@
 
 #include "dl_clock.h"
 #include "dl_lock.h"
+#include "dl_obs.h"
 #include "dl_pending.h"
 #include "dl_key.h"
 #include "dl_scripts.h"
@@ -2929,6 +2930,95 @@ static void test_deferred_release_abandoned_in_child(void **state)
     dl_lease_free(l);
 }
 
+/* dl_lock_release_deferred_ex: the context comes back with the outcome and the
+ * node that answered; an armed dl_obs record counts the round trip the release
+ * rode on (the next command's), and nothing when disarmed. */
+static struct { int n; void *arg[4]; int released[4]; char endpoint[4][64]; } ex_log;
+
+static void log_done_ex(void *arg, int released, dl_status_t st, const char *endpoint)
+{
+    assert_true(ex_log.n < 4);
+    assert_int_equal(st, DL_OK);
+    ex_log.arg[ex_log.n] = arg;
+    ex_log.released[ex_log.n] = released;
+    snprintf(ex_log.endpoint[ex_log.n], sizeof(ex_log.endpoint[0]), "%s", endpoint ? endpoint : "(null)");
+    ex_log.n++;
+}
+
+static void test_deferred_release_ex_and_obs_facts(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "x", "tok-x", 1500);
+    dl_lease_t *o = mk_lease("lock:", "other", "tok-o", 1500);
+    dl_obs_facts_t facts, inner, *prev;
+    dl_error_t err;
+    int64_t pttl;
+    int ctx = 0;
+
+    memset(&ex_log, 0, sizeof(ex_log));
+    memset(&facts, 0, sizeof(facts));
+    l->valid_until_ns = dl_clock_now_ns() + 1500LL * 1000000;
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release_deferred_ex(&f->t, l, log_done_ex, &ctx), DL_OK);
+    assert_int_equal(ex_log.n, 0);
+    prev = dl_obs_arm(&facts);
+    assert_null(prev);
+    push_ok(f, RP_INT(700));
+    assert_int_equal(dl_lock_status(&f->t, o, &pttl, &err), DL_OK);
+    /* The release and the status in one round trip: told once, with the context. */
+    assert_int_equal(ex_log.n, 1);
+    assert_ptr_equal(ex_log.arg[0], &ctx);
+    assert_int_equal(ex_log.released[0], 1);
+    assert_string_equal(ex_log.endpoint[0], ENDPOINT);
+    assert_int_equal(facts.round_trips, 1);
+    assert_string_equal(facts.server, ENDPOINT);
+
+    /* Nesting: an inner record collects alone; the outer one resumes after. */
+    memset(&inner, 0, sizeof(inner));
+    assert_ptr_equal(dl_obs_arm(&inner), &facts);
+    dl_obs_round_trip("other:1");
+    assert_ptr_equal(dl_obs_arm(&facts), &inner);
+    dl_obs_round_trip(NULL);
+    assert_int_equal(inner.round_trips, 1);
+    assert_string_equal(inner.server, "other:1");
+    assert_int_equal(facts.round_trips, 2);
+    assert_string_equal(facts.server, ENDPOINT);   /* the first that answered */
+    assert_ptr_equal(dl_obs_arm(NULL), &facts);
+    dl_obs_round_trip("x:1");                      /* disarmed: nothing */
+    assert_int_equal(facts.round_trips, 2);
+    dl_lease_free(l);
+    dl_lease_free(o);
+}
+
+/* In a forked child the _ex callback is still told once, with released -1, so its context can be freed. */
+static void test_deferred_release_ex_abandoned_in_child(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "f", "tok-f", 1500);
+    pid_t pid;
+    int status = 0, ctx = 0;
+
+    memset(&ex_log, 0, sizeof(ex_log));
+    push_ok(f, RP_INT(1));
+    dl_lock_release_deferred_ex(&f->t, l, log_done_ex, &ctx);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int recvs = f->recvs;
+        dl_pending_settle(&f->t);
+        if (f->recvs != recvs) _exit(1);
+        if (ex_log.n != 1 || ex_log.released[0] != -1 || ex_log.arg[0] != &ctx) _exit(2);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    dl_pending_settle(&f->t);
+    assert_int_equal(ex_log.n, 1);
+    assert_int_equal(ex_log.released[0], 1);
+    dl_lease_free(l);
+}
+
 /* ---- native compare-and-delete / -refresh (Valkey >= 9.0) -------------- */
 
 static void test_native_release(void **state)
@@ -3350,6 +3440,8 @@ int main(void)
         T(test_deferred_release_lost_is_sent_again),
         T(test_deferred_release_not_deferrable),
         T(test_deferred_release_abandoned_in_child),
+        T(test_deferred_release_ex_and_obs_facts),
+        T(test_deferred_release_ex_abandoned_in_child),
         T(test_native_release),
         T(test_native_not_used),
         T(test_native_refresh),

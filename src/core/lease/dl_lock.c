@@ -105,12 +105,21 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
 /* A release in flight: its own copy of the lease, and whom to tell. */
 typedef struct deferred_release {
     dl_lease_t *lease;
-    dl_release_done_fn done;
+    dl_release_done_fn done;       /* one of done and done_ex */
+    dl_release_done_ex_fn done_ex;
+    void *arg;
 } deferred_release_t;
 
-static void finish(deferred_release_t *d, int released, dl_status_t st)
+static void tell(dl_release_done_fn done, dl_release_done_ex_fn done_ex, void *arg, int released, dl_status_t st,
+                 const char *endpoint)
 {
-    d->done(released, st);
+    if (done_ex) done_ex(arg, released, st, endpoint);
+    else if (released >= 0) done(released, st);
+}
+
+static void finish(deferred_release_t *d, int released, dl_status_t st, const char *endpoint)
+{
+    tell(d->done, d->done_ex, d->arg, released, st, endpoint);
     dl_lease_free(d->lease);
     free(d);
 }
@@ -126,21 +135,20 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
     dl_status_t st;
 
     if (outcome == DL_PENDING_ABANDONED) {   /* another process's: not ours to count or redo */
-        dl_lease_free(d->lease);
-        free(d);
+        finish(d, -1, DL_OK, NULL);
         return;
     }
     if (outcome == DL_PENDING_REPLY && r->type == DL_REPLY_INTEGER) {
-        finish(d, r->integer == 1, DL_OK);
+        finish(d, r->integer == 1, DL_OK, t->endpoint);
         return;
     }
     if (outcome == DL_PENDING_REPLY && dl_is_kind_error(r)) {
-        finish(d, 0, DL_ERR_KIND);   /* another kind holds the name now: this lease is gone */
+        finish(d, 0, DL_ERR_KIND, t->endpoint);   /* another kind holds the name now: this lease is gone */
         return;
     }
     if (outcome == DL_PENDING_REPLY && !dl_is_noscript(r)) {
         /* An error reply (or a wrong type): the release did not run; as dl_lock_release reports it. */
-        finish(d, 0, r->type == DL_REPLY_ERROR ? DL_ERR_SERVER : DL_ERR_PROTOCOL);
+        finish(d, 0, r->type == DL_REPLY_ERROR ? DL_ERR_SERVER : DL_ERR_PROTOCOL, t->endpoint);
         return;
     }
     /* NOSCRIPT (the script cache is empty): the release did not run; send it by
@@ -159,10 +167,11 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
     if (st == DL_OK && outcome == DL_PENDING_LOST && !released && dl_clock_now_ns() < d->lease->valid_until_ns) {
         released = 1;
     }
-    finish(d, released, st);
+    finish(d, released, st, st == DL_OK ? t->endpoint : NULL);
 }
 
-dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done)
+static dl_status_t release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done,
+                                   dl_release_done_ex_fn done_ex, void *arg)
 {
     deferred_release_t *d = malloc(sizeof(*d));
     dl_error_t err;
@@ -172,6 +181,8 @@ dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *
     if (d) {
         d->lease = dl_lease_dup(lease);
         d->done = done;
+        d->done_ex = done_ex;
+        d->arg = arg;
         if (d->lease && dl_script_send(t, dl_script_release_for(lease), d->lease, deferred_release_outcome, d,
                                        &err) == DL_OK) {
             return DL_OK;
@@ -181,8 +192,19 @@ dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *
     }
     /* Not deferred: done now, synchronously (it retries on a fresh connection). */
     st = dl_lock_release(t, lease, &released, &err);
-    done(released, st);
+    tell(done, done_ex, arg, released, st, st == DL_OK ? t->endpoint : NULL);
     return DL_OK;
+}
+
+dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done)
+{
+    return release_deferred(t, lease, done, NULL, NULL);
+}
+
+dl_status_t dl_lock_release_deferred_ex(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_ex_fn done,
+                                        void *arg)
+{
+    return release_deferred(t, lease, NULL, done, arg);
 }
 
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,

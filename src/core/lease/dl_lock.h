@@ -124,6 +124,18 @@ typedef void (*dl_release_done_fn)(int released, dl_status_t st);
  */
 dl_status_t dl_lock_release_deferred(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_fn done);
 
+/* What became of a deferred release, with context: arg as given to
+ * dl_lock_release_deferred_ex; released and st as for dl_release_done_fn, or
+ * released -1 when the release is another process's (fork: nothing was read or
+ * done; free arg only); endpoint: the node whose reply was read (NULL when
+ * none was, or not known). */
+typedef void (*dl_release_done_ex_fn)(void *arg, int released, dl_status_t st, const char *endpoint);
+
+/* dl_lock_release_deferred, telling done(arg, ...) exactly once, in every case
+ * (an observer's event after the fact, src/php/lock.c). */
+dl_status_t dl_lock_release_deferred_ex(const dl_transport_t *t, const dl_lease_t *lease, dl_release_done_ex_fn done,
+                                        void *arg);
+
 /*
  * 1 when releases and refreshes of lease on t use the server's native
  * compare-and-delete / compare-and-refresh (DELIFEQ, SET ... IFEQ: Valkey >=

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_obs.h"
 #include "../base/dl_platform.h"
 #include "../transport/dl_pending.h"
 
@@ -68,6 +69,7 @@ static void complete(dl_fanout_node_t *nd, slot_t *s)
         s->got = 0;   /* moved out */
         nd->done = 1;
         nd->st = DL_OK;
+        dl_obs_round_trip(nd->t->endpoint);   /* an observer's facts (dl_obs.h): no-op unless armed */
     }
     slot_free(s);
 }

@@ -328,6 +328,23 @@ dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease,
     BOUNDED(tg, 0, dl_lock_release_deferred(&tg->single, lease, done));
 }
 
+dl_status_t dl_target_release_deferred_ex(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_ex_fn done,
+                                          void *arg)
+{
+    if (REDLOCK(tg)) {
+        dl_error_t err;
+        int released = 0;
+        dl_call_bound_t saved;
+        dl_status_t st;
+        bound_begin(tg, 0, &saved);
+        st = dl_quorum_release(&tg->quorum, lease, &released, &err);
+        dl_call_bound_end(&saved);
+        done(arg, st == DL_OK && released, st, NULL);
+        return DL_OK;
+    }
+    BOUNDED(tg, 0, dl_lock_release_deferred_ex(&tg->single, lease, done, arg));
+}
+
 /* 1 when every key of leases[0..n) is on one node: always, but on Cluster only in one slot. */
 static int one_node(const dl_target_t *tg, size_t n, dl_lease_t *const *leases)
 {

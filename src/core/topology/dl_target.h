@@ -81,6 +81,9 @@ dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acqui
 dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err);
 /* Redlock: done synchronously (a round over N masters is not deferred); errors count as lost. */
 dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done);
+/* The same, telling done(arg, ...) exactly once (dl_lock_release_deferred_ex; Redlock: endpoint NULL). */
+dl_status_t dl_target_release_deferred_ex(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_ex_fn done,
+                                          void *arg);
 /* Releases n leases in one round trip: mutex leases (not fair) on one node (one
  * server, Sentinel, one Cluster slot) with one script (dl_multi_release), others
  * as a pipeline of their release scripts (dl_lock_release_many). */

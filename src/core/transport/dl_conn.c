@@ -18,6 +18,7 @@
 #include <hiredis/hiredis.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_obs.h"
 #include "../base/dl_platform.h"
 
 /* TLS: hiredis >= 1.0 built with SSL (config.m4 defines DL_HAVE_TLS when it
@@ -835,6 +836,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     }
     c->bounded = 0;
     c->calls++;
+    dl_obs_round_trip(c->endpoint);   /* an observer's facts (dl_obs.h): no-op unless armed */
     return DL_OK;
 }
 

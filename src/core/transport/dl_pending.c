@@ -6,6 +6,7 @@
 #include "../base/dl_proc.h"
 
 #include "../base/dl_clock.h"
+#include "../base/dl_obs.h"
 
 size_t dl_pending_count(const dl_pending_t *p)
 {
@@ -213,6 +214,7 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
          * timeout stays a timeout: the caller's retry policy depends on it). */
         while (nread < owed && (st = t->recv(t->impl, &entries[nread].reply, err)) == DL_OK) nread++;
         for (i = 0; st == DL_OK && i < n; i++) st = t->recv(t->impl, &replies[i], err);
+        if (st == DL_OK) dl_obs_round_trip(t->endpoint);   /* an observer's facts (dl_obs.h) */
     }
     /* Every reply is read (or the connection is gone): now the owners may act,
      * and send (a LOST release goes out again before the caller retries). */

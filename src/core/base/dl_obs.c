@@ -1,0 +1,27 @@
+#include "dl_obs.h"
+
+#include <string.h>
+
+/* The armed record of this thread (a call runs on one thread; the watchdog's
+ * thread never arms one, so its renewals cost nothing here). */
+static __thread dl_obs_facts_t *armed;
+
+dl_obs_facts_t *dl_obs_arm(dl_obs_facts_t *f)
+{
+    dl_obs_facts_t *prev = armed;
+    armed = f;
+    return prev;
+}
+
+void dl_obs_round_trip(const char *endpoint)
+{
+    dl_obs_facts_t *f = armed;
+    size_t n;
+    if (!f) return;
+    f->round_trips++;
+    if (f->server[0] || !endpoint) return;
+    n = strlen(endpoint);
+    if (n >= sizeof(f->server)) n = sizeof(f->server) - 1;
+    memcpy(f->server, endpoint, n);
+    f->server[n] = '\0';
+}
