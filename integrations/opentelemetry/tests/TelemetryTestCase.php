@@ -47,6 +47,9 @@ abstract class TelemetryTestCase extends TestCase
 
     protected function tearDown(): void
     {
+        // What the test left held is released, and queued events reported,
+        // here: never in the next test.
+        \DistLock::endRequest();
         $this->instrumentation?->unregister();
         $this->instrumentation = null;
         $this->tracerProvider->shutdown();
