@@ -9,7 +9,9 @@
 # (so that the package's own composer.json resolves and Composer's autoloader
 # runs its _register.php, as in an application), with open-telemetry/sdk,
 # open-telemetry/exporter-otlp (and guzzlehttp/guzzle as its HTTP client) and
-# PHPUnit 11.5 from Composer; the package's tests run from the installed copy:
+# PHPUnit 11.5 from Composer, twice: the newest versions served, and the oldest
+# the constraints allow (--prefer-lowest). The package's tests run from the
+# installed copy:
 #  - the SDK's in-memory span and metric exporters: the span tree, the
 #    attributes, the histograms and counters, lost leases, timeouts, errors,
 #    lock names left out by default and written on request;
@@ -31,7 +33,8 @@ OTEL_API_CONSTRAINT='^1.0'
 OTEL_SDK_CONSTRAINT='^1.0'
 PHPUNIT_CONSTRAINT='^11.5'
 
-cleanup() { stop_redis_all; [ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"; }
+SCRATCHES=()
+cleanup() { stop_redis_all; local d; for d in "${SCRATCHES[@]+"${SCRATCHES[@]}"}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
 
 section "OpenTelemetry integration: set-up"
@@ -63,34 +66,50 @@ else
     excerpt "$DISTLOCK_LOG_DIR/composer-validate.log"
 fi
 
+# scratch_run NAME COMPOSER_FLAGS...: a scratch project that requires the package
+# through a path repository, installed with Composer (the flags: e.g.
+# --prefer-lowest), then the package's tests from the installed copy.
+scratch_run() {
+    local name=$1 dir
+    shift
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/distlock-otel-$name.XXXXXX")
+    SCRATCHES+=("$dir")
+    "$PHP" -r '
+        echo json_encode([
+            "name" => "distlock-test/opentelemetry-scratch",
+            "require" => ["distlock/opentelemetry" => "*@dev", "open-telemetry/api" => $argv[2]],
+            "require-dev" => ["open-telemetry/sdk" => $argv[3], "open-telemetry/exporter-otlp" => "^1.0",
+                "guzzlehttp/guzzle" => "^7.0", "phpunit/phpunit" => $argv[4]],
+            "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
+            "minimum-stability" => "stable",
+            "config" => ["sort-packages" => true,
+                "allow-plugins" => ["php-http/discovery" => true, "tbachert/spi" => true]],
+        ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
+        "$INTEGRATION" "$OTEL_API_CONSTRAINT" "$OTEL_SDK_CONSTRAINT" "$PHPUNIT_CONSTRAINT" >"$dir/composer.json"
+    # The extension is loaded so that Composer checks the package's ext-distlock for real.
+    if ! (cd "$dir" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist "$@") \
+            >"$DISTLOCK_LOG_DIR/composer-$name.log" 2>&1; then
+        suite_fail "composer ($name): distlock/opentelemetry with open-telemetry/api $OTEL_API_CONSTRAINT did not install"
+        excerpt "$DISTLOCK_LOG_DIR/composer-$name.log" --tail
+        return
+    fi
+    local v
+    v=$(cd "$dir" && for p in open-telemetry/api open-telemetry/sdk open-telemetry/sem-conv open-telemetry/exporter-otlp phpunit/phpunit; do
+        printf '%s %s, ' "$p" "$(composer show "$p" 2>/dev/null | sed -n 's/^versions *: *\* *v\{0,1\}//p')"; done)
+    suite_pass "composer ($name): distlock/opentelemetry installs with ${v%, }"
+    VERSIONS+=("$name: ${v%, }")
+    DISTLOCK_OTEL_AUTOLOAD="$dir/vendor/autoload.php" run_phpunit "otel-tests-$name" "$dir/vendor/bin/phpunit" \
+        --bootstrap "$dir/vendor/distlock/opentelemetry/tests/bootstrap.php" "$dir/vendor/distlock/opentelemetry/tests"
+}
+
+VERSIONS=()
 # ---------------------------------------------------------------------------
-section "open-telemetry/api $OTEL_API_CONSTRAINT, sdk $OTEL_SDK_CONSTRAINT and PHPUnit $PHPUNIT_CONSTRAINT from Composer (path repository)"
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-otel.XXXXXX")
-"$PHP" -r '
-    echo json_encode([
-        "name" => "distlock-test/opentelemetry-scratch",
-        "require" => ["distlock/opentelemetry" => "*@dev", "open-telemetry/api" => $argv[2]],
-        "require-dev" => ["open-telemetry/sdk" => $argv[3], "open-telemetry/exporter-otlp" => "^1.0",
-            "guzzlehttp/guzzle" => "^7.0", "phpunit/phpunit" => $argv[4]],
-        "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
-        "minimum-stability" => "stable",
-        "config" => ["sort-packages" => true,
-            "allow-plugins" => ["php-http/discovery" => true, "tbachert/spi" => true]],
-    ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
-    "$INTEGRATION" "$OTEL_API_CONSTRAINT" "$OTEL_SDK_CONSTRAINT" "$PHPUNIT_CONSTRAINT" >"$SCRATCH/composer.json"
-# The extension is loaded so that Composer checks the package's ext-distlock for real.
-if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
-        >"$DISTLOCK_LOG_DIR/composer-otel.log" 2>&1; then
-    suite_pass "composer: distlock/opentelemetry resolves with open-telemetry/api $OTEL_API_CONSTRAINT and the SDK"
-    PKG="$SCRATCH/vendor/distlock/opentelemetry"
-    version_of() { (cd "$SCRATCH" && composer show "$1" 2>/dev/null | sed -n 's/^versions *: *\* *v\{0,1\}//p'); }
-    note "installed: open-telemetry/api $(version_of open-telemetry/api), sdk $(version_of open-telemetry/sdk)," \
-        "sem-conv $(version_of open-telemetry/sem-conv), exporter-otlp $(version_of open-telemetry/exporter-otlp)," \
-        "phpunit $(version_of phpunit/phpunit)"
-    DISTLOCK_OTEL_AUTOLOAD="$SCRATCH/vendor/autoload.php" run_phpunit otel-tests "$SCRATCH/vendor/bin/phpunit" \
-        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests"
-else
-    suite_fail "composer: distlock/opentelemetry with open-telemetry/api $OTEL_API_CONSTRAINT did not install"
-    excerpt "$DISTLOCK_LOG_DIR/composer-otel.log" --tail
-fi
+section "the newest open-telemetry/api, sdk, sem-conv and exporter-otlp served, PHPUnit $PHPUNIT_CONSTRAINT (Composer, path repository)"
+scratch_run newest
+# ---------------------------------------------------------------------------
+section "the oldest of each that the constraints allow and the Packagist copy serves (--prefer-lowest)"
+scratch_run lowest --prefer-lowest
+
+section "versions tested"
+for v in "${VERSIONS[@]+"${VERSIONS[@]}"}"; do note "$v"; done
 suite_end
