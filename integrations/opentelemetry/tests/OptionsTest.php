@@ -63,6 +63,31 @@ final class OptionsTest extends TestCase
         }
     }
 
+    /** A value the variables do not know: one E_USER_WARNING each, and the default kept (the app must not stop). */
+    public function testEnvironmentTyposWarnAndKeepTheDefaults(): void
+    {
+        putenv('OTEL_PHP_DISTLOCK_LOCK_NAMES=everything');
+        putenv('OTEL_PHP_DISTLOCK_TRACES=yes');
+        $warnings = [];
+        set_error_handler(static function (int $level, string $message) use (&$warnings): bool {
+            $warnings[] = [$level, $message];
+
+            return true;
+        });
+        try {
+            $o = Options::fromEnvironment();
+        } finally {
+            restore_error_handler();
+            putenv('OTEL_PHP_DISTLOCK_LOCK_NAMES');
+            putenv('OTEL_PHP_DISTLOCK_TRACES');
+        }
+        self::assertFalse($o->spanLockNames);
+        self::assertTrue($o->traces);
+        self::assertSame([E_USER_WARNING, E_USER_WARNING], array_column($warnings, 0));
+        self::assertStringContainsString('OTEL_PHP_DISTLOCK_LOCK_NAMES', $warnings[0][1]);
+        self::assertStringContainsString('OTEL_PHP_DISTLOCK_TRACES', $warnings[1][1]);
+    }
+
     public function testServerStrings(): void
     {
         $s = new ServerAttributes();
