@@ -61,6 +61,7 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     bool observing;     /* observers registered and none running: operations build events */
     bool dispatching;   /* observers are being called (removals are compacted after) */
     bool queue_only;    /* in a free handler: events are queued, never told there */
+    bool watching;      /* a lease of this request was given to the watchdog: sweep its renewals */
     /* Events of other threads' doing (the watchdog's renewals and losses) and of
      * deferred releases read outside any operation: reported at the next chance. */
     HashTable *queued;  /* list of DistLock\Event objects, or NULL */

@@ -141,7 +141,8 @@ php_distlock_client *php_distlock_this_client(zval *this_ptr)
 {
     php_distlock_client *c = php_distlock_client_from(Z_OBJ_P(this_ptr));
     /* Events of the watchdog and of deferred releases not told yet: told first. */
-    if (UNEXPECTED(DISTLOCK_G(queued) != NULL)) php_distlock_obs_flush();
+    if (UNEXPECTED(DISTLOCK_G(observing))) php_distlock_obs_sweep();
+    if (UNEXPECTED(DISTLOCK_G(queued) != NULL)) php_distlock_obs_flush_safe();
     if (!c->target) {
         zend_throw_error(NULL, "DistLock object is not initialized");
         return NULL;
@@ -681,7 +682,9 @@ void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend
     lease_apply_client(c, lease);
     {
         int64_t sent_ns = dl_clock_now_ns();
-        if (dl_target_status(c->target, lease, &pttl_ms, &err) != DL_OK) {
+        dl_status_t st = dl_target_status(c->target, lease, &pttl_ms, &err);
+        PHP_DISTLOCK_OBS_TELL();
+        if (st != DL_OK) {
             dl_lease_free(lease);
             php_distlock_throw(&err);
             return;
@@ -768,6 +771,7 @@ static int name_flag_op(zval *this_ptr, zend_string *name, const char *func,
     if (!lease) return -1;
     st = op((*client)->target, lease, &result, &err);
     dl_lease_free(lease);
+    PHP_DISTLOCK_OBS_TELL();
     if (st != DL_OK) {
         php_distlock_throw(&err);
         return -1;
@@ -911,6 +915,7 @@ ZEND_METHOD(DistLock, owner)
     key = zend_string_concat2(ZSTR_VAL(c->prefix), ZSTR_LEN(c->prefix), ZSTR_VAL(name), ZSTR_LEN(name));
     st = dl_target_owner(c->target, ZSTR_VAL(key), ZSTR_LEN(key), &token, &token_len, &err);
     zend_string_release(key);
+    PHP_DISTLOCK_OBS_TELL();
     if (st != DL_OK) {
         php_distlock_throw(&err);
         RETURN_THROWS();
@@ -937,6 +942,7 @@ ZEND_METHOD(DistLock, status)
     if (!(lease = name_lease(ZEND_THIS, name, "DistLock::status", &c))) RETURN_THROWS();
     st = dl_target_inspect(c->target, lease, &info, &err);
     dl_lease_free(lease);
+    PHP_DISTLOCK_OBS_TELL();
     if (st != DL_OK) {
         php_distlock_throw(&err);
         RETURN_THROWS();

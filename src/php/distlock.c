@@ -129,6 +129,7 @@ static PHP_RINIT_FUNCTION(distlock)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
     DISTLOCK_G(clients) = NULL;
+    DISTLOCK_G(watching) = false;
     return SUCCESS;
 }
 

@@ -220,21 +220,58 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     return released;
 }
 
+/* releaseAll()'s events, in the list's order: the batch's round trips go on
+ * the first event that had the server; outcome[i] NULL: nothing happened. */
+static void obs_release_many(php_distlock_obs_op *op, php_distlock_lock **locks, uint32_t n, const char **outcome)
+{
+    php_distlock_event ev;
+    bool first = true;
+    uint32_t i;
+    php_distlock_obs_fill(op, &ev);   /* disarms; the timings and facts of the batch */
+    for (i = 0; i < n; i++) {
+        php_distlock_held *h = locks[i]->held;
+        if (!outcome[i]) continue;
+        php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
+        php_distlock_obs_fill(op, &ev);
+        if (!first || strcmp(outcome[i], "error") == 0) ev.round_trips = 0;
+        if (ev.round_trips) first = false;
+        if (!ev.round_trips) ev.server = NULL;
+        ev.outcome = outcome[i];
+        if (strcmp(outcome[i], "error") == 0) ev.error = php_distlock_obs_pending_message();
+        if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
+        if (h->granted_ns && strcmp(outcome[i], "released") == 0) ev.held_ns = op->start_ns - h->granted_ns;
+        php_distlock_obs_queue(&ev);
+        if (ev.error) zend_string_release(ev.error);
+    }
+    php_distlock_obs_flush_safe();
+}
+
 zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lock **locks, uint32_t n)
 {
     dl_lease_t **leases = safe_emalloc(n, sizeof(*leases), 0);
     php_distlock_lock **sent = safe_emalloc(n, sizeof(*sent), 0);
     int *released = safe_emalloc(n, sizeof(*released), 0);
+    const char **outcome = NULL;
+    uint32_t *sent_at = NULL;
     zend_long count = 0;
     uint32_t i, m = 0;
     dl_error_t err;
     int r;
+    php_distlock_obs_op op;
 
+    PHP_DISTLOCK_OBS_BEGIN(&op);
+    if (op.on) {
+        outcome = ecalloc(n, sizeof(*outcome));
+        sent_at = safe_emalloc(n, sizeof(*sent_at), 0);
+    }
     for (i = 0; i < n; i++) {
+        bool acting = locks[i]->active;
         if (release_settled_here(locks[i], false, &r)) {
             count += r;
+            if (outcome && acting) outcome[i] = r ? "released" : "lost";
             continue;
         }
+        if (sent_at) sent_at[m] = i;
         /* Inactive until the reply: the same handle twice in the list is sent once. */
         locks[i]->active = false;
         sent[m] = locks[i];
@@ -242,7 +279,10 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
     }
     if (m > 0 && dl_target_release_many(c->target, m, leases, released, &err) != DL_OK) {
         /* Keep the handles: a later release, the destructors or request end retry. */
-        for (i = 0; i < m; i++) sent[i]->active = true;
+        for (i = 0; i < m; i++) {
+            sent[i]->active = true;
+            if (outcome) outcome[sent_at[i]] = "error";
+        }
         php_distlock_throw(&err);
         count = -1;
     } else {
@@ -250,7 +290,13 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
             sent[i]->active = true;
             release_done(sent[i], released[i]);
             count += released[i] != 0;
+            if (outcome) outcome[sent_at[i]] = released[i] ? "released" : "lost";
         }
+    }
+    if (op.on) {
+        obs_release_many(&op, locks, n, outcome);
+        efree(outcome);
+        efree(sent_at);
     }
     efree(leases);
     efree(sent);
@@ -264,10 +310,13 @@ static int64_t lease_status(php_distlock_lock *l)
 {
     php_distlock_held *h = l->held;
     dl_error_t err;
+    dl_status_t st;
     int64_t pttl_ms;
 
     if (!l->active || h->done || l->owner->closed || php_distlock_held_lost(l->owner, h)) return -1;
-    switch (dl_target_status(l->owner->target, h->lease, &pttl_ms, &err)) {
+    st = dl_target_status(l->owner->target, h->lease, &pttl_ms, &err);
+    PHP_DISTLOCK_OBS_TELL();
+    switch (st) {
     case DL_OK: break;
     case DL_ERR_KIND: pttl_ms = -3; break;   /* another kind holds the name now: our lease is gone */
     default:
@@ -492,11 +541,13 @@ static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
     if (promote) h->lease->fencing = l->owner->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
     watched = h->wd != NULL;
     if (watched) {
+        php_distlock_obs_harvest(h);
         dl_watchdog_remove(h->wd);
         h->wd = NULL;
     }
     st = promote ? dl_target_promote(l->owner->target, h->lease, ttl_ms, &result, &err)
                  : dl_target_demote(l->owner->target, h->lease, ttl_ms, &result, &err);
+    PHP_DISTLOCK_OBS_TELL();
     if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
         DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
         php_distlock_registry_forget(l->owner, h);

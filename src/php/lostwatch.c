@@ -58,6 +58,7 @@ static void raise_lost(void)
     if (!h) return;
     n = zend_string_copy(h->name);
     php_distlock_registry_forget(c, h);
+    php_distlock_obs_flush_safe();   /* its renewals and loss, before the exception */
     zend_throw_exception_ex(distlock_ce_LockLostException, 0,
         "The lock \"%s\" was lost: its lease was taken over or expired while held", ZSTR_VAL(n));
     zend_string_release(n);

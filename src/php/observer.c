@@ -112,6 +112,8 @@ ZEND_METHOD(DistLock, removeObserver)
         Z_PARAM_FUNC(fci, fcc)
     ZEND_PARSE_PARAMETERS_END();
 
+    /* ZPP drops a trampoline (__call) from fcc: resolved again to compare. */
+    if (!fcc.function_handler && !zend_is_callable_ex(&fci.function_name, NULL, 0, NULL, &fcc, NULL)) RETURN_FALSE;
     for (i = 0; i < DISTLOCK_G(n_observers); i++) {
         php_distlock_observer *o = &DISTLOCK_G(observers)[i];
         zend_fcall_info_cache ofcc;
@@ -139,8 +141,72 @@ ZEND_METHOD(DistLock, removeObserver)
 
 /* ---- events ------------------------------------------------------------------ */
 
+/* The server the watchdog renews h on, as an event names it: the single
+ * server's endpoint; NULL for other topologies (their node is not known here). */
+static const char *watchdog_server(php_distlock_held *h, char *buf, size_t size)
+{
+    const dl_target_config_t *cfg;
+    if (!h->owner || h->owner->closed || !h->owner->target) return NULL;
+    cfg = dl_target_config(h->owner->target);
+    if (cfg->kind != DL_TARGET_SINGLE || cfg->n != 1) return NULL;
+    dl_server_config_endpoint(&cfg->servers[0], buf, size);
+    return buf;
+}
+
+void php_distlock_obs_harvest(php_distlock_held *h)
+{
+    dl_renew_report_t r[DL_RENEW_REPORTS_MAX];
+    php_distlock_event ev;
+    char server[DL_OBS_SERVER_MAX];
+    const char *srv;
+    size_t n, i;
+
+    if (!h->wd || DISTLOCK_G(n_observers) == 0) return;
+    if (!(n = dl_watchdog_take_reports(h->wd, r))) return;
+    srv = watchdog_server(h, server, sizeof(server));
+    for (i = 0; i < n; i++) {
+        php_distlock_event_init(&ev, "renewal", php_distlock_kind_name(h->lease->kind), h->name);
+        ev.outcome = r[i].result == 1 ? "refreshed" : r[i].result == 0 || r[i].lost ? "lost" : "error";
+        ev.start_ns = r[i].sent_ns;
+        ev.call_ns = r[i].done_ns - r[i].sent_ns;
+        ev.round_trips = 1;
+        ev.server = r[i].result >= 0 ? srv : NULL;
+        ev.ttl_ms = r[i].ttl_ms;
+        if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
+        if (r[i].result < 0) {
+            ev.error = zend_string_init("the watchdog could not reach the server to renew the lease",
+                                        sizeof("the watchdog could not reach the server to renew the lease") - 1, 0);
+        }
+        php_distlock_obs_queue(&ev);
+        if (ev.error) zend_string_release(ev.error);
+        if (r[i].lost) {
+            php_distlock_event_init(&ev, "lost", php_distlock_kind_name(h->lease->kind), h->name);
+            ev.outcome = "lost";
+            ev.start_ns = r[i].done_ns;
+            ev.server = r[i].result >= 0 ? srv : NULL;
+            if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
+            if (h->granted_ns) ev.held_ns = r[i].done_ns - h->granted_ns;
+            php_distlock_obs_queue(&ev);
+        }
+    }
+}
+
+void php_distlock_obs_sweep(void)
+{
+    php_distlock_client *c;
+    php_distlock_held *h;
+    if (!DISTLOCK_G(watching) || DISTLOCK_G(n_observers) == 0) return;
+    for (c = DISTLOCK_G(clients); c; c = c->next) {
+        if (!c->watchdog) continue;
+        ZEND_HASH_FOREACH_PTR(&c->held, h) {
+            if (h->wd) php_distlock_obs_harvest(h);
+        } ZEND_HASH_FOREACH_END();
+    }
+}
+
 void php_distlock_obs_start(php_distlock_obs_op *op)
 {
+    php_distlock_obs_sweep();   /* the watchdog's work since the last call: told before this call's event */
     op->start_ns = dl_clock_now_ns();
     op->wait_ns = 0;
     memset(&op->facts, 0, sizeof(op->facts));
@@ -175,8 +241,7 @@ static void set_str(zend_object *obj, int slot, const char *s)
     else ZVAL_NULL(p);
 }
 
-/* The message of the pending exception (ours: no secrets), or NULL. */
-static zend_string *pending_message(void)
+zend_string *php_distlock_obs_pending_message(void)
 {
     zval rv, *msg;
     if (!EG(exception)) return NULL;
@@ -244,7 +309,7 @@ static void dispatch(zval *event)
     zend_execute_data *ex = EG(current_execute_data);
     const zend_op *old_opline = ex ? ex->opline : NULL;
     zend_execute_data dummy;
-    uint32_t i;
+    uint32_t i, n = DISTLOCK_G(n_observers);   /* one added by an observer sees the next event */
 
     if (!ex) {
         memset(&dummy, 0, sizeof(dummy));
@@ -253,7 +318,7 @@ static void dispatch(zval *event)
     EG(exception) = NULL;
     DISTLOCK_G(dispatching) = true;
     update_observing();
-    for (i = 0; i < DISTLOCK_G(n_observers); i++) {
+    for (i = 0; i < n; i++) {
         php_distlock_observer *o = &DISTLOCK_G(observers)[i];
         zval retval, callable;
         zend_fcall_info fci;
@@ -324,7 +389,7 @@ void php_distlock_obs_end(php_distlock_obs_op *op, php_distlock_event *ev)
     zval event;
     zend_string *error = NULL;
     php_distlock_obs_fill(op, ev);
-    if (ev->outcome && strcmp(ev->outcome, "error") == 0 && !ev->error) ev->error = error = pending_message();
+    if (ev->outcome && strcmp(ev->outcome, "error") == 0 && !ev->error) ev->error = error = php_distlock_obs_pending_message();
     if (DISTLOCK_G(queue_only)) {
         /* Inside a free handler: no user code here; told at the next safe point. */
         php_distlock_obs_queue(ev);

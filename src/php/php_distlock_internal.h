@@ -64,6 +64,7 @@ typedef struct php_distlock_held {
     bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
     int64_t granted_ns;    /* monotonic: when the grant was sent (DistLock\Event::$heldNs); 0: not known */
+    struct php_distlock_client *owner;  /* set with wd: the instance whose server the watchdog renews on */
 } php_distlock_held;
 
 /* The DistLock object. */
@@ -315,6 +316,14 @@ void php_distlock_obs_end(php_distlock_obs_op *op, php_distlock_event *ev);
 void php_distlock_obs_fill(php_distlock_obs_op *op, php_distlock_event *ev);
 /* php_distlock_obs_flush unless in a free handler (DISTLOCK_G(queue_only)). */
 void php_distlock_obs_flush_safe(void);
+/* After a call that may have read a deferred release's reply: tells what was
+ * queued (one pointer test when nothing was). */
+#define PHP_DISTLOCK_OBS_TELL() \
+    do { \
+        if (UNEXPECTED(DISTLOCK_G(queued) != NULL)) php_distlock_obs_flush_safe(); \
+    } while (0)
+/* The message of the pending exception (ours: no secrets; a new reference), or NULL. */
+zend_string *php_distlock_obs_pending_message(void);
 /* Builds ev now and queues it for the next php_distlock_obs_flush (a place where user code may run). */
 void php_distlock_obs_queue(const php_distlock_event *ev);
 void php_distlock_obs_flush(void);
@@ -324,6 +333,10 @@ const char *php_distlock_kind_name(dl_lease_kind_t kind);
 const char *php_distlock_obs_outcome(bool acquired, int64_t wait_us);
 /* RSHUTDOWN, after the request-end releases: reports what is queued, drops the observers. */
 void php_distlock_obs_rshutdown(void);
+/* Queues the watchdog's renewals (and the loss) of h not told yet; call before dl_watchdog_remove(h->wd). */
+void php_distlock_obs_harvest(php_distlock_held *h);
+/* php_distlock_obs_harvest for every watched lease of this request (at the next call, or the lost-lease watch). */
+void php_distlock_obs_sweep(void);
 void php_distlock_event_minit(zend_class_entry *ce);
 
 /* ---- MINIT parts ------------------------------------------------------------- */

@@ -203,7 +203,9 @@ ZEND_METHOD(DistLock, permits)
         RETURN_THROWS();
     }
     lease->kind = DL_LEASE_PERMITS;
-    if (dl_target_permits_used(c->target, lease, &holders, &used, &err) != DL_OK) {
+    dl_status_t st = dl_target_permits_used(c->target, lease, &holders, &used, &err);
+    PHP_DISTLOCK_OBS_TELL();
+    if (st != DL_OK) {
         dl_lease_free(lease);
         php_distlock_throw(&err);
         RETURN_THROWS();

@@ -33,7 +33,10 @@ php_distlock_held *php_distlock_held_new(dl_lease_t *lease, zend_string *name)
 void php_distlock_held_release_ref(php_distlock_held *h)
 {
     if (--h->refcount == 0) {
-        if (h->wd) dl_watchdog_remove(h->wd);
+        if (h->wd) {
+            php_distlock_obs_harvest(h);
+            dl_watchdog_remove(h->wd);
+        }
         dl_lease_free(h->lease);
         zend_string_release(h->name);
         zend_string_release(h->key);
@@ -45,6 +48,7 @@ void php_distlock_held_done(php_distlock_held *h)
 {
     h->done = true;
     if (h->wd) {
+        php_distlock_obs_harvest(h);   /* what the watchdog did before: told after the fact */
         dl_watchdog_remove(h->wd);
         h->wd = NULL;
     }
@@ -87,6 +91,7 @@ void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h)
     if (h->done || h->detached) return;
     h->detached = true;
     if (h->wd) {
+        php_distlock_obs_harvest(h);
         dl_watchdog_remove(h->wd);
         h->wd = NULL;
     }
@@ -108,6 +113,8 @@ bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
     if (!c->watchdog) return true;
     if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
                         c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
+        h->owner = c;
+        DISTLOCK_G(watching) = true;
         return true;
     }
     dl_target_release(c->target, h->lease, &released, NULL);

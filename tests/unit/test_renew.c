@@ -172,6 +172,42 @@ static void test_ttl_changed_while_in_flight_is_applied_after(void **state)
     entry_free(e);
 }
 
+/* Each outcome is kept for an observer (oldest first; a full log drops its oldest),
+ * the one that made the lease lost marked so; nothing once the lease is no longer active. */
+static void test_outcomes_are_reported(void **state)
+{
+    dl_renew_sched_t s = {0};
+    dl_renew_entry_t *e = entry(3000), *out[2];
+    int i;
+    (void)state;
+    dl_renew_add(&s, e, 0, 0);
+    assert_int_equal(dl_renew_collect(&s, 1000 * MS, out, 2), 1);
+    dl_renew_result(e, 1000 * MS, 1002 * MS, 1);
+    assert_int_equal(e->nreports, 1);
+    assert_int_equal(e->reports[0].sent_ns, 1000 * MS);
+    assert_int_equal(e->reports[0].done_ns, 1002 * MS);
+    assert_int_equal(e->reports[0].ttl_ms, 3000);
+    assert_int_equal(e->reports[0].result, 1);
+    assert_int_equal(e->reports[0].lost, 0);
+    dl_renew_result(e, 2000 * MS, 2001 * MS, -1);   /* not reached: retried, not lost yet */
+    assert_int_equal(e->nreports, 2);
+    assert_int_equal(e->reports[1].result, -1);
+    assert_int_equal(e->reports[1].lost, 0);
+    for (i = 0; i < DL_RENEW_REPORTS_MAX; i++) dl_renew_result(e, (3000 + i) * MS, (3000 + i) * MS, 1);
+    assert_int_equal(e->nreports, DL_RENEW_REPORTS_MAX);
+    assert_int_equal(e->reports[0].sent_ns, 3000 * MS);   /* the two oldest made room */
+    e->nreports = 0;                                      /* taken (dl_watchdog_take_reports) */
+    dl_renew_result(e, 4000 * MS, 4001 * MS, 0);
+    assert_int_equal(e->state, DL_RENEW_LOST);
+    assert_int_equal(e->nreports, 1);
+    assert_int_equal(e->reports[0].result, 0);
+    assert_int_equal(e->reports[0].lost, 1);
+    dl_renew_result(e, 5000 * MS, 5001 * MS, 1);          /* lost: no longer recorded */
+    assert_int_equal(e->nreports, 1);
+    dl_renew_sched_free(&s);
+    entry_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_network_error_retries_until_the_lease_may_have_expired),
         cmocka_unit_test(test_remove_and_many_entries),
         cmocka_unit_test(test_ttl_changed_while_in_flight_is_applied_after),
+        cmocka_unit_test(test_outcomes_are_reported),
     };
     return cmocka_run_group_tests_name("dl_renew", tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #include "dl_renew.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int64_t dl_renew_period_ns(int64_t ttl_ms)
 {
@@ -71,9 +72,21 @@ void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int r
 {
     int64_t period = dl_renew_period_ns(e->lease->ttl_ms);
     int64_t pending = e->pending_ttl_ms;
+    dl_renew_report_t *r;
     e->in_flight = 0;
     e->pending_ttl_ms = 0;
     if (e->state != DL_RENEW_ACTIVE) return;
+    /* Kept for an observer (dl_renew_report_t); a full log drops its oldest. */
+    if (e->nreports == DL_RENEW_REPORTS_MAX) {
+        memmove(e->reports, e->reports + 1, (DL_RENEW_REPORTS_MAX - 1) * sizeof(e->reports[0]));
+        e->nreports--;
+    }
+    r = &e->reports[e->nreports++];
+    r->sent_ns = sent_ns;
+    r->done_ns = now_ns;
+    r->ttl_ms = e->lease->ttl_ms;
+    r->result = renewed;
+    r->lost = 0;
     if (pending > 0 && renewed != 0) {
         /* Renewed (or not reached) with the old ttl after the holder set a new
          * one: renew again right away with the new ttl. */
@@ -88,6 +101,7 @@ void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int r
     } else if (renewed == 0 || now_ns >= e->expires_ns) {
         /* Not ours any more, or unreachable until it may have expired. */
         e->state = DL_RENEW_LOST;
+        r->lost = 1;
     } else {
         e->next_ns = now_ns + (period < DL_RENEW_RETRY_NS ? period : DL_RENEW_RETRY_NS);
     }

@@ -33,6 +33,17 @@ typedef enum {
     DL_RENEW_STOPPED       /* removed, or dropped in a forked child */
 } dl_renew_state_t;
 
+/* One renewal's outcome, kept for an observer of the holder's thread
+ * (dl_watchdog_take_reports; DistLock\Event 'renewal' and 'lost'). */
+typedef struct dl_renew_report {
+    int64_t sent_ns, done_ns;  /* monotonic: the renewal's round trip */
+    int64_t ttl_ms;            /* the TTL the renewal asked for */
+    int result;                /* 1 renewed, 0 found lost, -1 not reached (network) */
+    int lost;                  /* this outcome made the lease lost (DL_RENEW_LOST) */
+} dl_renew_report_t;
+
+#define DL_RENEW_REPORTS_MAX 8   /* kept per lease until taken; the oldest make room */
+
 typedef struct dl_renew_entry {
     dl_lease_t *lease;        /* owned copy: key, token, ttl_ms */
     size_t server;            /* which connection renews it (the caller's index) */
@@ -44,6 +55,8 @@ typedef struct dl_renew_entry {
     int64_t pending_ttl_ms;   /* a ttl set while in flight (0: none), applied by dl_renew_result */
     int refs;                 /* the schedule's and the holder's */
     void *lost_arg;           /* passed to the watchdog's lost hook */
+    dl_renew_report_t reports[DL_RENEW_REPORTS_MAX];   /* outcomes not taken yet, oldest first */
+    unsigned nreports;
 } dl_renew_entry_t;
 
 typedef struct dl_renew_sched {

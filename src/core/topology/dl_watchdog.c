@@ -294,6 +294,17 @@ int dl_watchdog_state(dl_renew_entry_t *e)
     return st;
 }
 
+size_t dl_watchdog_take_reports(dl_renew_entry_t *e, dl_renew_report_t *out)
+{
+    size_t n;
+    pthread_mutex_lock(&mu);
+    n = e->nreports;
+    memcpy(out, e->reports, n * sizeof(*out));
+    e->nreports = 0;
+    pthread_mutex_unlock(&mu);
+    return n;
+}
+
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out)
 {
     pthread_mutex_lock(&mu);

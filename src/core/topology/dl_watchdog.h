@@ -63,6 +63,15 @@ int dl_watchdog_state(dl_renew_entry_t *entry);
 /* Counters since the thread started in this process. */
 void dl_watchdog_get_stats(dl_watchdog_stats_t *out);
 
+/*
+ * Moves the renewal outcomes recorded for entry since the last call (oldest
+ * first, at most DL_RENEW_REPORTS_MAX: older ones were dropped) into out[]
+ * (room for DL_RENEW_REPORTS_MAX); returns how many. For the holder's thread,
+ * which tells its observers (src/php/observer.c); entry must still be the
+ * holder's (before dl_watchdog_remove).
+ */
+size_t dl_watchdog_take_reports(dl_renew_entry_t *entry, dl_renew_report_t *out);
+
 /* Stops and joins the thread and frees everything (module shutdown). */
 void dl_watchdog_shutdown(void);
 
