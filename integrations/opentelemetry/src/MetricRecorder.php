@@ -20,9 +20,9 @@ use OpenTelemetry\SemConv\Metrics\DbMetrics;
  *   distlock.lock.hold.duration   histogram, s     every release that freed its lease (outcome released), and
  *                                                  every lease found lost by the watchdog or the watch (outcome lost)
  *   distlock.lock.acquisitions    counter          every acquire, by distlock.outcome
- *   distlock.lock.lost            counter          every lost-lease finding, by distlock.operation
- *                                                  (lost: the watchdog or the watch; release, refresh,
- *                                                  renewal: that call found it gone)
+ *   distlock.lock.lost            counter          every lease lost, once, by distlock.operation: what
+ *                                                  found it (lost: the watchdog or the lost-lease watch;
+ *                                                  release, refresh: that call)
  *   db.client.operation.duration  histogram, s     the conventions' standard metric, for every call that
  *                                                  talked to Redis (acquire, release, refresh, renewal)
  */
@@ -38,6 +38,16 @@ final class MetricRecorder
     private CounterInterface $acquisitions;
     private CounterInterface $lost;
     private HistogramInterface $operation;
+    /**
+     * Leases the watchdog or the watch reported lost whose handle has not
+     * told it yet (kind NUL name => true): their release's or refresh's
+     * 'lost' is the same loss, not another one. A watchdog renewal that
+     * finds a lease gone is always followed by its 'lost' event, so renewals
+     * are never counted.
+     *
+     * @var array<string, true>
+     */
+    private array $reportedLost = [];
 
     public function __construct(
         private readonly Providers $providers,
@@ -80,7 +90,9 @@ final class MetricRecorder
             $this->hold->record($e->heldNs / 1e9, $attributes + [A::OUTCOME => $outcome]);
         }
         if ($outcome === 'lost') {
-            $this->lost->add(1, $attributes + [A::OPERATION => $op]);
+            $this->countLost($e, $attributes);
+        } elseif ($op === 'acquire' && $outcome === 'acquired') {
+            unset($this->reportedLost[$e->kind . "\0" . $e->name]);   // a new lease of that name
         }
         if ($op !== 'lost') {
             $db = $server;
@@ -91,5 +103,28 @@ final class MetricRecorder
             }
             $this->operation->record($e->callNs / 1e9, $db);
         }
+    }
+
+    /** @param array<string, mixed> $attributes */
+    private function countLost(object $e, array $attributes): void
+    {
+        $key = $e->kind . "\0" . $e->name;
+        switch ($e->operation) {
+            case 'lost':
+                if (count($this->reportedLost) >= 10_000) {
+                    $this->reportedLost = [];   // leases lost and never released: a bound, not a count
+                }
+                $this->reportedLost[$key] = true;
+                break;
+            case 'renewal':
+                return;
+            default:   // release, refresh
+                if (isset($this->reportedLost[$key])) {
+                    unset($this->reportedLost[$key]);
+
+                    return;
+                }
+        }
+        $this->lost->add(1, $attributes + [A::OPERATION => $e->operation]);
     }
 }
