@@ -37,7 +37,8 @@ final class ServerAttributes
             return [Server::SERVER_ADDRESS => substr($server, 5)];
         }
         $colon = strrpos($server, ':');
-        if ($colon === false || !ctype_digit(substr($server, $colon + 1))) {
+        $port = $colon === false ? '' : substr($server, $colon + 1);
+        if ($port === '' || strspn($port, '0123456789') !== strlen($port)) {
             return [Server::SERVER_ADDRESS => $server];
         }
         $host = substr($server, 0, $colon);
@@ -45,6 +46,6 @@ final class ServerAttributes
             $host = substr($host, 1, -1);
         }
 
-        return [Server::SERVER_ADDRESS => $host, Server::SERVER_PORT => (int) substr($server, $colon + 1)];
+        return [Server::SERVER_ADDRESS => $host, Server::SERVER_PORT => (int) $port];
     }
 }

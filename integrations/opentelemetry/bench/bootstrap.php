@@ -3,7 +3,8 @@
 declare(strict_types=1);
 
 /*
- * bench/otel/bootstrap.php — the observer bench's "OpenTelemetry SDK" row:
+ * The OpenTelemetry SDK row of the observer bench:
+ *   bench/observer-run --bootstrap=integrations/opentelemetry/bench/bootstrap.php
  * distlock/opentelemetry registered by hand on the SDK as an application
  * would run it in production, minus the network: spans through a
  * BatchSpanProcessor (the SDK's production processor) to an exporter that
@@ -12,8 +13,8 @@ declare(strict_types=1);
  * always-on sampling, inside an active request span (so every lock span has
  * a parent, as in a request). Lock names left out (the default).
  *
- * Autoloader: DISTLOCK_OTEL_AUTOLOAD, else what bench/otel/setup.sh prints
- * (it is run when the variable is unset).
+ * Autoloader: DISTLOCK_OTEL_AUTOLOAD, else what setup.sh (beside this file)
+ * prints (it is run when the variable is unset).
  */
 
 use DistLock\OpenTelemetry\DistLockInstrumentation;
@@ -29,12 +30,16 @@ use OpenTelemetry\SDK\Trace\SpanProcessor\BatchSpanProcessor;
 use OpenTelemetry\SDK\Trace\TracerProvider;
 
 (static function (): void {
+    // The bench runs PHP with -n, where zend.assertions is 1 (development):
+    // the SDK's assert()s would run, which production's php.ini (-1) never
+    // does. 0 is the nearest a running script can get.
+    ini_set('zend.assertions', '0');
     $autoload = getenv('DISTLOCK_OTEL_AUTOLOAD');
     if ($autoload === false || $autoload === '') {
         $autoload = trim((string) shell_exec('bash ' . escapeshellarg(__DIR__ . '/setup.sh')));
     }
     if ($autoload === '' || !is_file($autoload)) {
-        throw new RuntimeException('bench/otel/bootstrap.php: no autoloader (run bench/otel/setup.sh, or set DISTLOCK_OTEL_AUTOLOAD)');
+        throw new RuntimeException('bench/otel/bootstrap.php: no autoloader (run setup.sh beside this file, or set DISTLOCK_OTEL_AUTOLOAD)');
     }
     require_once $autoload;
 
@@ -59,5 +64,11 @@ use OpenTelemetry\SDK\Trace\TracerProvider;
     DistLockInstrumentation::register($tracerProvider, $meterProvider);
 
     $request = $tracerProvider->getTracer('bench')->spanBuilder('bench request')->startSpan();
-    $GLOBALS['distlock_bench_otel'] = [$tracerProvider, $meterProvider, $request, $request->activate()];
+    $scope = $request->activate();
+    register_shutdown_function(static function () use ($tracerProvider, $meterProvider, $request, $scope): void {
+        $scope->detach();
+        $request->end();
+        $tracerProvider->shutdown();
+        $meterProvider->shutdown();
+    });
 })();
