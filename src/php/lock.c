@@ -227,7 +227,7 @@ static void obs_release_many(php_distlock_obs_op *op, php_distlock_lock **locks,
     php_distlock_event ev;
     bool first = true;
     uint32_t i;
-    php_distlock_obs_fill(op, &ev);   /* disarms; the timings and facts of the batch */
+    dl_obs_arm(op->prev);   /* done: the batch's facts are complete (each event is filled from them) */
     for (i = 0; i < n; i++) {
         php_distlock_held *h = locks[i]->held;
         if (!outcome[i]) continue;

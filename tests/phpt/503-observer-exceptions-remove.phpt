@@ -75,10 +75,10 @@ $seen = [];
 DistLock::removeObserver($inner);
 
 echo "an observer removing itself, one adding another\n";
-$self = null;
-$self = function (DistLock\Event $e) use (&$self, &$seen) {
+// (by $GLOBALS, not use (&$self): a closure holding itself is a cycle PHP leaves to the GC)
+$self = function (DistLock\Event $e) use (&$seen) {
     $seen[] = "self $e->operation";
-    DistLock::removeObserver($self);
+    DistLock::removeObserver($GLOBALS['self']);
     DistLock::addObserver(function (DistLock\Event $e) use (&$seen) { $seen[] = "added $e->operation"; });
 };
 DistLock::addObserver($self);
