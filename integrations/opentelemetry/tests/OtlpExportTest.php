@@ -149,4 +149,55 @@ final class OtlpExportTest extends TestCase
         self::assertSame('acquired', $acquisitions['attributes']['distlock.outcome']);
         self::assertArrayNotHasKey('distlock.lock.name', $acquisitions['attributes'], "lock_names 'spans' keeps names off metrics");
     }
+
+    /**
+     * The set-up the README gives: nothing but the environment (the SDK's
+     * autoloader and OTLP exporters, the package's auto-registration), in a
+     * fresh process; the spans and metrics reach the receiver when the SDK
+     * flushes at shutdown.
+     */
+    public function testEnvironmentOnlySetUp(): void
+    {
+        $env = getenv();
+        foreach (array_keys($env) as $k) {
+            if (str_starts_with($k, 'OTEL_')) {
+                unset($env[$k]);
+            }
+        }
+        $env = [
+            'OTEL_PHP_AUTOLOAD_ENABLED' => 'true',
+            'OTEL_SERVICE_NAME' => 'distlock-env-test',
+            'OTEL_TRACES_EXPORTER' => 'otlp',
+            'OTEL_METRICS_EXPORTER' => 'otlp',
+            'OTEL_LOGS_EXPORTER' => 'none',
+            'OTEL_EXPORTER_OTLP_PROTOCOL' => 'http/protobuf',
+            'OTEL_EXPORTER_OTLP_ENDPOINT' => "http://127.0.0.1:{$this->port}",
+            'OTEL_PHP_DISTLOCK_LOCK_NAMES' => 'spans',
+        ] + $env;
+        $name = 'env:' . bin2hex(random_bytes(4));
+        $cmd = [PHP_BINARY, '-d', 'extension=' . (getenv('DISTLOCK_SO') ?: 'distlock'), __DIR__ . '/otlp/env-app.php',
+            (string) getenv('DISTLOCK_TEST_REDIS'), $name];
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
+        self::assertIsResource($proc);
+        $stdout = stream_get_contents($pipes[1]);
+        $stderr = stream_get_contents($pipes[2]);
+        self::assertSame(0, proc_close($proc), "env-app.php: $stderr");
+        self::assertSame("done\n", $stdout);
+        self::assertSame('', $stderr, 'no warning, no export failure');
+
+        $spans = [];
+        $metrics = [];
+        foreach (glob($this->dir . '/*.json') as $file) {
+            $got = json_decode(file_get_contents($file), true);
+            $spans = array_merge($spans, $got['spans'] ?? []);
+            $metrics = array_merge($metrics, array_column($got['metrics'] ?? [], 'name'));
+        }
+        $byName = array_column($spans, null, 'name');
+        self::assertArrayHasKey('distlock.acquire', $byName, 'spans received: ' . implode(', ', array_keys($byName)));
+        self::assertSame($byName['GET /env']['span_id'], $byName['distlock.acquire']['parent_span_id']);
+        self::assertSame($byName['GET /env']['span_id'], $byName['distlock.release']['parent_span_id']);
+        self::assertSame($name, $byName['distlock.acquire']['attributes']['distlock.lock.name']);
+        self::assertContains('distlock.lock.acquisitions', $metrics);
+        self::assertContains('distlock.lock.hold.duration', $metrics);
+    }
 }
