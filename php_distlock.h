@@ -64,7 +64,8 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     bool watching;      /* a lease of this request was given to the watchdog: sweep its renewals */
     /* Events of other threads' doing (the watchdog's renewals and losses) and of
      * deferred releases read outside any operation: reported at the next chance. */
-    HashTable *queued;  /* list of DistLock\Event objects, or NULL */
+    struct php_distlock_queued *queued;         /* oldest first; NULL: none (src/php/observer.c) */
+    struct php_distlock_queued **queued_tail;   /* where the next one is linked */
 ZEND_END_MODULE_GLOBALS(distlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(distlock)

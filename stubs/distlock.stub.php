@@ -616,14 +616,17 @@ namespace DistLock {
         /** ns spent waiting for other holders (0 when it did not wait) */
         public readonly int $waitNs;
         /**
-         * round trips to the server(s) the operation made (Redlock: one per master asked;
-         * 0 for a deferred release, whose reply rides on a later round trip, and for a
-         * reentrant handle's release, which needs no server)
+         * round trips to the server(s) the operation made (Redlock: one per master whose
+         * reply was read in the call, 3 to 5 of 5 since a grant may return at its quorum; 0 for a deferred release, whose reply rides on a later round trip, and
+         * for a reentrant handle's release, which needs no server; a batch of releases in
+         * one round trip, releaseAll(), endRequest(), request end: on its first event)
          */
         public readonly int $roundTrips;
         /**
          * "host:port" ("[v6]:port", or "unix:/path") of the node that answered (Redlock:
-         * the first that answered); null when none did. Never a user name or password.
+         * the first that answered); null when none did. 'renewal' and 'lost': the configured
+         * server of a single-server instance, null on other topologies. Never a user name or
+         * password.
          */
         public readonly ?string $server;
         /** the grant's fencing token (option fencing, mutex and exclusive leases), else null */
@@ -632,7 +635,10 @@ namespace DistLock {
         public readonly ?float $ttl;
         /** permits kind: the permits taken or given back, else null */
         public readonly ?int $permits;
-        /** release 'released': ns from the grant to the release; lost: to the loss found; else null */
+        /**
+         * release with outcome 'released': ns from the grant to the release (to the write, for a
+         * deferred one); 'lost': from the grant to the renewal that found the loss; else null
+         */
         public readonly ?int $heldNs;
         /** a release by destruction, at the end of synchronized(), by endRequest() or at request end */
         public readonly bool $implicit;

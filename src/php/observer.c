@@ -349,29 +349,55 @@ static void dispatch(zval *event)
     EG(exception) = old_exception;
 }
 
+/* An event waiting to be told: a copy of its description (no PHP object is
+ * made where it is queued, which may be a free handler or the GC). Queued
+ * events are single-name (releases, renewals, losses). */
+typedef struct php_distlock_queued {
+    struct php_distlock_queued *next;
+    php_distlock_event ev;      /* name and error: own references; server: points at server[] */
+    char server[DL_OBS_SERVER_MAX];
+} php_distlock_queued;
+
+static void queued_free(php_distlock_queued *q)
+{
+    zend_string_release(q->ev.name);
+    if (q->ev.error) zend_string_release(q->ev.error);
+    efree(q);
+}
+
 /* Reports the events queued (deferred releases read inside an operation). */
 void php_distlock_obs_flush(void)
 {
-    HashTable *q;
-    zval *ev;
-    if (DISTLOCK_G(dispatching)) return;   /* told when the observer running now returns */
+    php_distlock_queued *q;
+    zval event;
+    if (DISTLOCK_G(dispatching)) return;   /* told at the next safe point */
     while ((q = DISTLOCK_G(queued))) {
-        DISTLOCK_G(queued) = NULL;
-        if (DISTLOCK_G(n_observers) > 0 && !DISTLOCK_G(dispatching)) {
-            ZEND_HASH_FOREACH_VAL(q, ev) {
-                dispatch(ev);
-            } ZEND_HASH_FOREACH_END();
+        DISTLOCK_G(queued) = q->next;
+        if (!q->next) DISTLOCK_G(queued_tail) = NULL;
+        if (DISTLOCK_G(n_observers) > 0) {
+            event_build(&event, &q->ev);
+            dispatch(&event);
+            zval_ptr_dtor(&event);
         }
-        zend_array_destroy(q);
+        queued_free(q);
     }
 }
 
 void php_distlock_obs_queue(const php_distlock_event *ev)
 {
-    zval event;
-    event_build(&event, ev);
-    if (!DISTLOCK_G(queued)) DISTLOCK_G(queued) = zend_new_array(4);
-    zend_hash_next_index_insert_new(DISTLOCK_G(queued), &event);
+    php_distlock_queued *q = emalloc(sizeof(*q));
+    q->next = NULL;
+    q->ev = *ev;
+    q->ev.name = zend_string_copy(ev->name);
+    q->ev.names = NULL;
+    q->ev.n_names = 0;
+    if (ev->error) zend_string_addref(ev->error);
+    q->server[0] = '\0';
+    if (ev->server) snprintf(q->server, sizeof(q->server), "%s", ev->server);
+    q->ev.server = q->server;
+    if (DISTLOCK_G(queued_tail)) *DISTLOCK_G(queued_tail) = q;
+    else DISTLOCK_G(queued) = q;
+    DISTLOCK_G(queued_tail) = &q->next;
 }
 
 void php_distlock_obs_fill(php_distlock_obs_op *op, php_distlock_event *ev)

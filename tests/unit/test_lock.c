@@ -2983,9 +2983,25 @@ static void test_deferred_release_ex_and_obs_facts(void **state)
     assert_string_equal(inner.server, "other:1");
     assert_int_equal(facts.round_trips, 2);
     assert_string_equal(facts.server, ENDPOINT);   /* the first that answered */
+    /* Discovery (a Sentinel, a slot map) is counted without naming the server;
+     * after a redirection the next node to answer is named. */
+    memset(&inner, 0, sizeof(inner));
+    dl_obs_arm(&inner);
+    assert_int_equal(dl_obs_discovery(1), 0);
+    dl_obs_round_trip("sentinel:26379");
+    assert_int_equal(dl_obs_discovery(0), 1);
+    dl_obs_round_trip("master:6379");
+    assert_int_equal(inner.round_trips, 2);
+    assert_string_equal(inner.server, "master:6379");
+    dl_obs_redirected();
+    dl_obs_round_trip("owner:7001");
+    assert_string_equal(inner.server, "owner:7001");
+    assert_ptr_equal(dl_obs_arm(&facts), &inner);
     assert_ptr_equal(dl_obs_arm(NULL), &facts);
     dl_obs_round_trip("x:1");                      /* disarmed: nothing */
+    dl_obs_redirected();
     assert_int_equal(facts.round_trips, 2);
+    assert_string_equal(facts.server, ENDPOINT);
     dl_lease_free(l);
     dl_lease_free(o);
 }

@@ -29,6 +29,20 @@ typedef struct dl_obs_facts {
 dl_obs_facts_t *dl_obs_arm(dl_obs_facts_t *f);
 
 /*
+ * Marks the round trips from now on as the topology's discovery (a Sentinel
+ * asked where the master is, a Cluster node asked for the slot map): they are
+ * counted, but do not name the server that answered the operation. on: 1
+ * begin, 0 end; returns the previous setting, to be restored (nesting).
+ */
+int dl_obs_discovery(int on);
+
+/*
+ * The last answer was a redirection (Cluster: MOVED, ASK, TRYAGAIN): the node
+ * that answers next is the one the event names. No-op when nothing is armed.
+ */
+void dl_obs_redirected(void);
+
+/*
  * Called by the transport and the fan-out when a node answered a round trip
  * (endpoint: its dl_conn endpoint, may be NULL). No-op when nothing is armed.
  */

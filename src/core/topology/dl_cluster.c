@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "../base/dl_clock.h"
+#include "../base/dl_obs.h"
 
 /* One node connection (a master, a seed, or a node an ASK named). */
 typedef struct cl_node {
@@ -114,16 +115,19 @@ static dl_status_t ask_map(dl_cluster_t *c, cl_node_t *n, dl_slot_map_t *m, dl_e
     dl_cmd_t cmd = {2, shards, lens};
     dl_reply_t r;
     dl_status_t st;
+    int was = dl_obs_discovery(1);   /* an observer's event names the node that holds the key */
 
     st = n->t.call(n->t.impl, 1, &cmd, &r, 0, err);
     if (st == DL_OK) st = dl_slot_map_from_shards(m, &r, n->host, c->tls, err);
     dl_reply_free(&r);
-    if (st != DL_ERR_SERVER) return st;
-    cmd.argv = slots;
-    cmd.argvlen = slens;
-    st = n->t.call(n->t.impl, 1, &cmd, &r, 0, err);
-    if (st == DL_OK) st = dl_slot_map_from_slots(m, &r, n->host, err);
-    dl_reply_free(&r);
+    if (st == DL_ERR_SERVER) {
+        cmd.argv = slots;
+        cmd.argvlen = slens;
+        st = n->t.call(n->t.impl, 1, &cmd, &r, 0, err);
+        if (st == DL_OK) st = dl_slot_map_from_slots(m, &r, n->host, err);
+        dl_reply_free(&r);
+    }
+    dl_obs_discovery(was);
     return st;
 }
 
@@ -343,6 +347,7 @@ static int classify(dl_cluster_t *c, size_t i, route_t *rt, dl_reply_t *reply)
             c->stale = 1;
             c->stats.moved++;
         }
+        dl_obs_redirected();   /* an observer's event names the node that answers next */
         return 1;
     case DL_REDIR_TRYAGAIN:
     case DL_REDIR_CLUSTERDOWN:
@@ -351,6 +356,7 @@ static int classify(dl_cluster_t *c, size_t i, route_t *rt, dl_reply_t *reply)
          * are split by a migration gets TRYAGAIN until the migration ends. */
         rt[i].done = 0;
         c->stats.retries++;
+        dl_obs_redirected();
         if (rd.kind == DL_REDIR_TRYAGAIN) return 2;
         c->stale = 1;
         return 3;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/dl_obs.h"
+
 struct dl_sentinel {
     char name[DL_SENTINEL_NAME_MAX + 1];
     size_t name_len;
@@ -92,8 +94,10 @@ static ask_t ask(dl_sentinel_t *s, dl_conn_t *c, char *host, size_t host_size, i
     dl_transport_t t = dl_conn_transport(c);
     dl_reply_t r;
     ask_t out = ASK_FAILED;
+    int was = dl_obs_discovery(1);   /* an observer's event names the master, not the Sentinel */
     dl_status_t st = t.call(t.impl, 1, &cmd, &r, 0, e);
 
+    dl_obs_discovery(was);
     if (st != DL_OK) {
         dl_reply_free(&r);
         return ASK_FAILED;
