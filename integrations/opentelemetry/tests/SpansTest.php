@@ -243,6 +243,30 @@ final class SpansTest extends TelemetryTestCase
         self::assertNotSame('', $release->getStatus()->getDescription());
     }
 
+    /** A name held under another kind: outcome wrong_kind, status ERROR, at once (no wait). */
+    public function testWrongKind(): void
+    {
+        $this->instrument();
+        $locks = $this->client();
+        $name = self::lockName('catalogue');
+        $shared = $locks->lockShared($name, 5, 1);
+        try {
+            $this->client()->lock($name, 5, 1);
+            self::fail('lock() on a name held shared did not throw');
+        } catch (\DistLock\LockKindException) {
+        } finally {
+            $shared->release();
+        }
+        $acquire = $this->spansNamed('distlock.acquire')[1];
+        $a = self::attributes($acquire);
+        self::assertSame('mutex', $a['distlock.lock.kind']);
+        self::assertSame('wrong_kind', $a['distlock.outcome']);
+        self::assertSame('wrong_kind', $a['error.type']);
+        self::assertSame(0.0, $a['distlock.wait.duration']);
+        self::assertSame(StatusCode::STATUS_ERROR, $acquire->getStatus()->getCode());
+        self::assertSame('the name is held under another kind', $acquire->getStatus()->getDescription());
+    }
+
     /** A refresh of a held lease is a CLIENT span too. */
     public function testRefresh(): void
     {
