@@ -20,6 +20,9 @@
 #  - OTLP/HTTP export (protobuf and JSON) to a receiver on 127.0.0.1
 #    (tests/otlp/receiver.php under PHP's built-in server: no OTLP receiver
 #    is served by Debian or npm, see integrations/opentelemetry/README.md).
+# Then, in a project with open-telemetry/api alone (no SDK), the automatic
+# registration's own reading of OTEL_PHP_DISABLED_INSTRUMENTATIONS and
+# OTEL_SDK_DISABLED, and the observer on the API's no-op providers.
 # Every test is counted from PHPUnit's JUnit log; a skipped test fails.
 set -u
 cd "$(dirname "$0")/../.."
@@ -109,6 +112,52 @@ scratch_run newest
 # ---------------------------------------------------------------------------
 section "the oldest of each that the constraints allow and the Packagist copy serves (--prefer-lowest)"
 scratch_run lowest --prefer-lowest
+
+# ---------------------------------------------------------------------------
+section "open-telemetry/api alone (no SDK): the automatic registration's own reading of the environment"
+# Without open-telemetry/sdk, _register.php reads OTEL_PHP_DISABLED_INSTRUMENTATIONS and
+# OTEL_SDK_DISABLED itself; the global providers are the API's no-op ones, on which
+# the observer must not fail (stats()['observer_errors'] stays 0).
+API_ONLY=$(mktemp -d "${TMPDIR:-/tmp}/distlock-otel-api.XXXXXX")
+SCRATCHES+=("$API_ONLY")
+"$PHP" -r '
+    echo json_encode([
+        "name" => "distlock-test/opentelemetry-api-only",
+        "require" => ["distlock/opentelemetry" => "*@dev", "open-telemetry/api" => $argv[2]],
+        "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
+        "minimum-stability" => "stable",
+    ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' "$INTEGRATION" "$OTEL_API_CONSTRAINT" >"$API_ONLY/composer.json"
+if (cd "$API_ONLY" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+        >"$DISTLOCK_LOG_DIR/composer-api-only.log" 2>&1; then
+    suite_pass "composer (api only): distlock/opentelemetry installs without open-telemetry/sdk"
+    # api_only_case LABEL EXPECTED VAR=value...: "registered" or "not registered", and no observer error.
+    api_only_case() {
+        local label=$1 want=$2 got
+        shift 2
+        got=$(env "$@" "$PHP" -d "extension=$DISTLOCK_SO" -r '
+            require $argv[1];
+            $auto = DistLock\OpenTelemetry\DistLockInstrumentation::automatic() !== null;
+            if (class_exists("OpenTelemetry\\SDK\\Sdk")) { echo "the SDK is installed"; exit; }
+            $l = new DistLock($argv[2], ["prefix" => "otel-test:"]);
+            $l->lock("api-only:" . getmypid(), 5, 1)->release();
+            echo $auto ? "registered" : "not registered", ", observer_errors ", $l->stats()["observer_errors"];' \
+            "$API_ONLY/vendor/autoload.php" "$DISTLOCK_TEST_REDIS" 2>&1)
+        if [ "$got" = "$want, observer_errors 0" ]; then
+            suite_pass "api only, $label: $got"
+        else
+            suite_fail "api only, $label: expected \"$want, observer_errors 0\", got: $got"
+        fi
+    }
+    api_only_case "no variable" "registered"
+    api_only_case "OTEL_PHP_DISABLED_INSTRUMENTATIONS=distlock" "not registered" OTEL_PHP_DISABLED_INSTRUMENTATIONS=distlock
+    api_only_case "OTEL_PHP_DISABLED_INSTRUMENTATIONS=' pdo , distlock'" "not registered" "OTEL_PHP_DISABLED_INSTRUMENTATIONS= pdo , distlock"
+    api_only_case "OTEL_PHP_DISABLED_INSTRUMENTATIONS=all" "not registered" OTEL_PHP_DISABLED_INSTRUMENTATIONS=all
+    api_only_case "OTEL_PHP_DISABLED_INSTRUMENTATIONS=pdo" "registered" OTEL_PHP_DISABLED_INSTRUMENTATIONS=pdo
+    api_only_case "OTEL_SDK_DISABLED=true" "not registered" OTEL_SDK_DISABLED=true
+else
+    suite_fail "composer (api only): distlock/opentelemetry without the SDK did not install"
+    excerpt "$DISTLOCK_LOG_DIR/composer-api-only.log" --tail
+fi
 
 section "versions tested"
 for v in "${VERSIONS[@]+"${VERSIONS[@]}"}"; do note "$v"; done
