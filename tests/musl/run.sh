@@ -27,7 +27,8 @@ MUSL_CC=musl-gcc
 HIREDIS_SERIES=1.2.
 trap 'stop_redis_all' EXIT
 
-# cache_locked PREFIX: waits for PREFIX.lock (fd 9); 0 when PREFIX/.built appeared meanwhile.
+# cache_wait PREFIX: takes PREFIX.lock (fd 9, held until the next cache_wait or the
+# end); 0 when PREFIX/.built appeared meanwhile, 1 when the caller must build, 2 on a timeout.
 cache_wait() {
     exec 9>"$1.lock"
     flock -w 2400 9 || { note "timed out waiting for $1.lock"; return 2; }
@@ -147,6 +148,12 @@ else
     excerpt <(printf '%s\n' "$ri")
     suite_fail "musl build: distlock.so does not load in the musl PHP with the musl hiredis"
     suite_end
+fi
+# musl 1.2.3 has all three first choices; configure must find them there as on glibc.
+if grep -qx 'Platform paths => random=getrandom poll=ppoll wakeup=condvar-monotonic' <<<"$ri"; then
+    suite_pass "musl build: configure took the first choices on musl ($(grep '^Platform paths' <<<"$ri"))"
+else
+    suite_fail "musl build: not the first choices on musl: $(grep '^Platform paths' <<<"$ri" || echo 'no Platform paths line')"
 fi
 
 # Standalone: the plain servers the phpt suite needs (scripts/test starts them otherwise).
