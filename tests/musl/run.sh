@@ -5,26 +5,32 @@
 #      dynamic, so it can load extensions) built with musl-gcc (Debian's
 #      musl-tools) from Debian's php8.2 source package, once, into
 #      $DISTLOCK_CACHE_DIR/php-<version>-musl;
-#   2. hiredis built with musl-gcc from Debian's hiredis source package, once,
-#      into $DISTLOCK_CACHE_DIR/hiredis-<version>-musl. Without TLS: there is
-#      no musl OpenSSL here, and building one costs more than this suite may
-#      (README, "Platforms");
+#   2. OpenSSL (Debian 12's 3.0 source; libssl and libcrypto, static, PIC)
+#      and hiredis 1.2 with USE_SSL=1 (Debian's hiredis source; its static
+#      libraries) built with musl-gcc, once, into $DISTLOCK_CACHE_DIR;
 #   3. distlock built against them with musl-gcc, phpize and php-config of the
-#      musl PHP: -Wall -Wextra, no warning; its ldd shows only musl's loader
-#      and the musl hiredis (nothing of glibc);
+#      musl PHP: -Wall -Wextra, no warning, TLS compiled in; hiredis and
+#      OpenSSL are linked into distlock.so, which needs nothing but musl's
+#      libc (one copy of OpenSSL in the process, nothing of glibc);
 #   4. the phpt suite (tests/phpt) with the musl PHP against the servers
 #      scripts/test started (glibc redis-servers on loopback: the test is of
-#      the client).
-# musl-gcc brings no Linux kernel headers (<linux/*.h>): PHP's configure finds
-# none and its sockets extension leaves out the two options that need them
-# (SO_MEMINFO, SO_BPF_EXTENSIONS); nothing else asks for them.
+#      the client), then the TLS tests (tests/tls) against TLS redis-servers
+#      with throw-away certificates.
+# musl-gcc brings no Linux kernel headers (<linux/*.h>, <asm/*.h>): PHP's
+# configure finds none and its sockets extension leaves out the two options
+# that need them (SO_MEMINFO, SO_BPF_EXTENSIONS). OpenSSL's secure heap
+# includes <linux/mman.h>: its build alone sees Debian's kernel headers
+# (linux-libc-dev: libc-independent), through a directory that holds only
+# linux/, asm/ and asm-generic/ (never glibc's own headers).
 # Every test is counted; a skip fails.
 set -uo pipefail
 source tests/lib/common.sh
 source tests/lib/phpt.sh
+source tests/tls/certs.sh
 
 MUSL_CC=musl-gcc
 HIREDIS_SERIES=1.2.
+OPENSSL_SERIES=3.0.
 trap 'stop_redis_all' EXIT
 
 # cache_wait PREFIX: takes PREFIX.lock (fd 9, held until the next cache_wait or the
@@ -69,10 +75,41 @@ build_musl_php() {   # sets MUSL_PHP_PREFIX
     rm -rf "$build"
 }
 
-build_musl_hiredis() {   # sets MUSL_HIREDIS_PREFIX, HIREDIS_VER
+build_musl_openssl() {   # sets MUSL_OPENSSL_PREFIX, OPENSSL_VER
+    local src build stage kh t0 rc
+    OPENSSL_VER=$(apt_source_version openssl "$OPENSSL_SERIES") || { note "no openssl $OPENSSL_SERIES* source in the lists"; return 1; }
+    MUSL_OPENSSL_PREFIX="$DISTLOCK_CACHE_DIR/openssl-${OPENSSL_VER#*:}-musl"
+    [ -f "$MUSL_OPENSSL_PREFIX/.built" ] && { note "cached: $MUSL_OPENSSL_PREFIX ($(cat "$MUSL_OPENSSL_PREFIX/.built"))"; return 0; }
+    cache_wait "$MUSL_OPENSSL_PREFIX"; rc=$?
+    [ "$rc" = 1 ] || return "$rc"
+    src=$(apt_source openssl "$OPENSSL_VER") || { note "apt_source openssl $OPENSSL_VER failed"; return 1; }
+    build="$MUSL_OPENSSL_PREFIX.build" stage="$MUSL_OPENSSL_PREFIX.stage" kh="$MUSL_OPENSSL_PREFIX.kernel-headers"
+    rm -rf "$build" "$stage" "$kh" "$MUSL_OPENSSL_PREFIX" && cp -a "$src" "$build" || return 1
+    ensure_packages linux-libc-dev >/dev/null || return 1
+    mkdir -p "$kh" && ln -s /usr/include/linux "$kh/linux" && ln -s /usr/include/asm-generic "$kh/asm-generic" &&
+        ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$kh/asm" || return 1
+    t0=$SECONDS
+    note "building OpenSSL $OPENSSL_VER with $MUSL_CC (log: $DISTLOCK_LOG_DIR/openssl-build.log)"
+    # The libraries only (build_libs, install_dev: no apps, tests or docs),
+    # static (position-independent on linux-x86_64: they go into a .so), and
+    # without what needs more of the kernel's headers (AF_ALG) or loads
+    # code at run time (engines, provider modules). -O1 as for PHP.
+    if ! (cd "$build" && CC="$MUSL_CC -isystem $kh" ./Configure linux-x86_64 no-shared no-tests no-afalgeng \
+              no-engine no-module --prefix="$MUSL_OPENSSL_PREFIX" --libdir=lib -O1 &&
+          nice make -j2 build_libs && make DESTDIR="$stage" install_dev) \
+            >"$DISTLOCK_LOG_DIR/openssl-build.log" 2>&1; then
+        excerpt "$DISTLOCK_LOG_DIR/openssl-build.log" --tail
+        return 1
+    fi
+    mv "$stage$MUSL_OPENSSL_PREFIX" "$MUSL_OPENSSL_PREFIX" || return 1
+    echo "built $(date -u +%FT%TZ) in $((SECONDS - t0)) s" >"$MUSL_OPENSSL_PREFIX/.built"
+    rm -rf "$build" "$stage" "$kh"
+}
+
+build_musl_hiredis() {   # sets MUSL_HIREDIS_PREFIX, HIREDIS_VER (after build_musl_openssl)
     local src build stage t0 rc
     HIREDIS_VER=$(apt_source_version hiredis "$HIREDIS_SERIES") || { note "no hiredis $HIREDIS_SERIES* source in the lists"; return 1; }
-    MUSL_HIREDIS_PREFIX="$DISTLOCK_CACHE_DIR/hiredis-${HIREDIS_VER#*:}-musl"
+    MUSL_HIREDIS_PREFIX="$DISTLOCK_CACHE_DIR/hiredis-${HIREDIS_VER#*:}-musl-openssl-${OPENSSL_VER#*:}"
     [ -f "$MUSL_HIREDIS_PREFIX/.built" ] && { note "cached: $MUSL_HIREDIS_PREFIX ($(cat "$MUSL_HIREDIS_PREFIX/.built"))"; return 0; }
     cache_wait "$MUSL_HIREDIS_PREFIX"; rc=$?
     [ "$rc" = 1 ] || return "$rc"
@@ -80,13 +117,16 @@ build_musl_hiredis() {   # sets MUSL_HIREDIS_PREFIX, HIREDIS_VER
     build="$MUSL_HIREDIS_PREFIX.build" stage="$MUSL_HIREDIS_PREFIX.stage"
     rm -rf "$build" "$stage" "$MUSL_HIREDIS_PREFIX" && cp -a "$src" "$build" || return 1
     t0=$SECONDS
-    # Installed into a staging root first and moved in one step.
-    if ! nice make -C "$build" -j2 CC=$MUSL_CC USE_SSL=0 PREFIX="$MUSL_HIREDIS_PREFIX" DESTDIR="$stage" install \
-            >"$DISTLOCK_LOG_DIR/hiredis-build.log" 2>&1; then
+    # Installed into a staging root first and moved in one step. Only the
+    # static libraries stay (position-independent: hiredis builds with -fPIC),
+    # so the extension links hiredis, hiredis_ssl and OpenSSL in: one copy of
+    # OpenSSL in the process, no run path to get right.
+    if ! nice make -C "$build" -j2 CC=$MUSL_CC USE_SSL=1 OPENSSL_PREFIX="$MUSL_OPENSSL_PREFIX" \
+            PREFIX="$MUSL_HIREDIS_PREFIX" DESTDIR="$stage" install >"$DISTLOCK_LOG_DIR/hiredis-build.log" 2>&1; then
         excerpt "$DISTLOCK_LOG_DIR/hiredis-build.log" --tail
         return 1
     fi
-    mv "$stage$MUSL_HIREDIS_PREFIX" "$MUSL_HIREDIS_PREFIX" || return 1
+    rm -f "$stage$MUSL_HIREDIS_PREFIX"/lib/lib*.so* && mv "$stage$MUSL_HIREDIS_PREFIX" "$MUSL_HIREDIS_PREFIX" || return 1
     echo "built $(date -u +%FT%TZ) in $((SECONDS - t0)) s" >"$MUSL_HIREDIS_PREFIX/.built"
     rm -rf "$build" "$stage"
 }
@@ -116,7 +156,13 @@ else
     suite_end
 fi
 
-section "hiredis $HIREDIS_SERIES* built with musl-gcc"
+section "OpenSSL $OPENSSL_SERIES* and hiredis $HIREDIS_SERIES* (USE_SSL=1) built with musl-gcc"
+t0=$SECONDS
+if ! build_musl_openssl; then
+    suite_fail "musl: building OpenSSL with musl-gcc"
+    suite_end
+fi
+note "OpenSSL step: $((SECONDS - t0)) s"
 t0=$SECONDS
 if ! build_musl_hiredis; then
     suite_fail "musl: building hiredis with musl-gcc"
@@ -124,29 +170,31 @@ if ! build_musl_hiredis; then
 fi
 note "hiredis step: $((SECONDS - t0)) s"
 
-section "distlock with musl-gcc against the musl PHP and hiredis (-Wall -Wextra)"
+section "distlock with musl-gcc against the musl PHP, hiredis and OpenSSL (-Wall -Wextra)"
 t0=$SECONDS
 MBUILD="$DISTLOCK_LOG_DIR/build"
 # phpize and configure of the musl PHP (its php-config), musl-gcc as the compiler.
-if PATH="$MUSL_PHP_PREFIX/bin:$PATH" CC=$MUSL_CC build_ext "$MBUILD" "$DISTLOCK_LOG_DIR/ext" "musl build" \
+# pkg-config sees only the musl OpenSSL's .pc (configure asks it for OpenSSL's flags).
+if PATH="$MUSL_PHP_PREFIX/bin:$PATH" CC=$MUSL_CC PKG_CONFIG_LIBDIR="$MUSL_OPENSSL_PREFIX/lib/pkgconfig" \
+        build_ext "$MBUILD" "$DISTLOCK_LOG_DIR/ext" "musl build" \
         --with-php-config="$MUSL_PHP_PREFIX/bin/php-config" --with-hiredis="$MUSL_HIREDIS_PREFIX"; then
-    suite_pass "musl build: distlock.so with musl-gcc against PHP $("$MUSL_PHP" -n -r 'echo PHP_VERSION;') and hiredis ${HIREDIS_VER#*:} (musl), no compiler warnings"
+    suite_pass "musl build: distlock.so with musl-gcc against PHP $("$MUSL_PHP" -n -r 'echo PHP_VERSION;'), hiredis ${HIREDIS_VER#*:} and OpenSSL ${OPENSSL_VER#*:} (musl), no compiler warnings"
 else
     suite_end
 fi
 note "extension build: $((SECONDS - t0)) s"
 MUSL_SO="$MBUILD/modules/distlock.so"
-# What the loader will map: musl's libc and the musl hiredis, found by the
-# rpath configure wrote; a glibc library here would mean a mixed process.
+# What the loader will map: musl's libc alone (hiredis and OpenSSL are in the
+# .so); a glibc library here would mean a mixed process.
 needed=$(readelf -d "$MUSL_SO" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p' | tr '\n' ' ')
 ri=$("$MUSL_PHP" -n -d "extension=$MUSL_SO" --ri distlock 2>&1)
-if grep -q 'libhiredis' <<<"$needed" && ! grep -qE 'libc\.so\.6|libpthread\.so\.0' <<<"$needed" &&
-   grep -qE '^hiredis version => 1\.2\.[0-9]+$' <<<"$ri"; then
-    suite_pass "musl build: loads in the musl PHP (needs: $needed; $(grep '^hiredis version' <<<"$ri"); $(grep '^TLS support' <<<"$ri" || echo 'TLS ?'))"
+if [ "$needed" = "libc.so " ] && grep -qE '^hiredis version => 1\.2\.[0-9]+$' <<<"$ri" &&
+   grep -qx 'TLS support => yes' <<<"$ri" && grep -q "^TLS library => OpenSSL ${OPENSSL_VER%%-*}" <<<"$ri"; then
+    suite_pass "musl build: loads in the musl PHP (needs: $needed; $(grep '^hiredis version' <<<"$ri"); TLS yes, $(grep '^TLS library' <<<"$ri"))"
 else
     note "needs: $needed"
     excerpt <(printf '%s\n' "$ri")
-    suite_fail "musl build: distlock.so does not load in the musl PHP with the musl hiredis"
+    suite_fail "musl build: distlock.so does not load in the musl PHP, or without TLS and the musl hiredis and OpenSSL in it"
     suite_end
 fi
 # musl 1.2.3 has all three first choices; configure must find them there as on glibc.
@@ -184,5 +232,35 @@ phpt_use_dir tests/phpt
 run_phpt "phpt (musl)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
 count_phpt "phpt (musl)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
 note "phpt: $((SECONDS - t0)) s"
+
+# The TLS tests as tests/tls runs them (its certificates, its three servers:
+# plain verification, mutual TLS, an expired certificate), with the musl PHP.
+section "TLS tests (tests/tls) on the musl PHP"
+t0=$SECONDS
+CERTS="$DISTLOCK_LOG_DIR/certs"
+tls_server() {   # tls_server NAME CERT AUTH_CLIENTS -> TLS_PORT_<NAME>, plain port in STARTED_PORT
+    local name=$1 cert=$2 auth=$3 tport
+    tport=$(free_port) || return 1
+    start_redis "$name" "" --tls-port "$tport" --tls-cert-file "$CERTS/$cert" --tls-key-file "$CERTS/server.key" \
+        --tls-ca-cert-file "$CERTS/ca.crt" --tls-auth-clients "$auth" || return 1
+    printf -v "TLS_PORT_$name" '%s' "$tport"
+}
+if ! make_test_certs "$CERTS"; then
+    excerpt "$CERTS/openssl.log" --tail
+    suite_fail "musl tls: making the test certificates with openssl"
+elif ! { tls_server tlsmain server.crt no && MAIN_PLAIN=$STARTED_PORT &&
+         tls_server tlsmtls server.crt yes && tls_server tlsexpired expired.crt no; }; then
+    suite_fail "musl tls: could not start the TLS redis-servers"
+else
+    export DISTLOCK_TEST_TLS_MAIN_PORT=$TLS_PORT_tlsmain DISTLOCK_TEST_TLS_MTLS_PORT=$TLS_PORT_tlsmtls
+    export DISTLOCK_TEST_TLS_EXPIRED_PORT=$TLS_PORT_tlsexpired DISTLOCK_TEST_TLS_CERTS=$CERTS
+    phpt_use_dir tests/tls
+    # raw_redis() and client_entry() of the TLS tests look at the main TLS server's plain port.
+    DISTLOCK_TEST_REDIS="redis://127.0.0.1:$MAIN_PLAIN" DISTLOCK_TEST_REDIS_PORT="$MAIN_PLAIN" \
+        run_phpt "tls (musl)" "$DISTLOCK_LOG_DIR/tls-results.txt" "$DISTLOCK_LOG_DIR/tls.log" 300
+    count_phpt "tls (musl)" "$DISTLOCK_LOG_DIR/tls-results.txt" "$DISTLOCK_LOG_DIR/tls.log" "$N_PHPT"
+    [ "$N_PHPT" -eq 0 ] && suite_fail "musl tls: no tests under tests/tls"
+fi
+note "tls: $((SECONDS - t0)) s"
 stop_redis_all
 suite_end
