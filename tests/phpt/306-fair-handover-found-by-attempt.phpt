@@ -14,7 +14,7 @@ $uri = str_replace('redis://', 'redis://phpt_306_noblpop:pw306@', test_uri());
 $slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine
 $opts = ['prefix' => $p, 'fair' => true, 'fencing' => true, 'retry_delay' => 0.05, 'retry_jitter' => 0.0];
 
-$out = sys_get_temp_dir() . '/phpt_306.out';
+$out = sys_get_temp_dir() . '/phpt_306.out.' . getmypid();   // this run's own: suites run at once on one machine
 @unlink($out);
 $holder = new DistLock($uri, $opts);
 $l = $holder->lock('f', 30);

@@ -57,10 +57,11 @@ $l->release();
 $a = $d->acquirePermits('w', 3, 2, 10);
 $b = $d->acquirePermits('w', 3, 1, 10);
 echo "permits(): ", json_encode($d->permits('w')), "\n";
-$pid = fork_child(function () use ($uri, $p) {
+$atFile = sys_get_temp_dir() . '/phpt_401.at.' . getmypid();   // this run's own: suites run at once on one machine
+$pid = fork_child(function () use ($uri, $p, $atFile) {
     $d = new DistLock($uri, ['prefix' => $p]);
     $l = $d->acquirePermits('w', 3, 2, 10, 10);
-    file_put_contents(sys_get_temp_dir() . '/phpt_401.at', (string)hrtime(true));
+    file_put_contents($atFile, (string)hrtime(true));
     $l->release();
     return 0;
 });
@@ -69,7 +70,7 @@ usleep(100000);
 $rel = hrtime(true);
 $a->release();
 echo wait_child($pid), ", the waiter got 2 permits within 50 ms of the release: ",
-    var_export(((int)file_get_contents(sys_get_temp_dir() . '/phpt_401.at') - $rel) / 1e6 < 50 * $slow, true), "\n";
+    var_export(((int)file_get_contents($atFile) - $rel) / 1e6 < 50 * $slow, true), "\n";
 $b->release();
 echo "permits() when idle: ", json_encode($d->permits('w')), "\n";
 
@@ -83,7 +84,7 @@ echo "endRequest released: ", DistLock::endRequest(), "\n";
 foreach ([[0, 1], [2, 3], [1, 0]] as [$limit, $n]) {
     try { $d->acquirePermits('s', $limit, $n); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
 }
-@unlink(sys_get_temp_dir() . '/phpt_401.at');
+@unlink($atFile);
 echo "left behind: ", json_encode(raw_redis('KEYS', $p . '*')), "\n";
 ?>
 --CLEAN--
