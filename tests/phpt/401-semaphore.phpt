@@ -11,7 +11,7 @@ require __DIR__ . '/inc/lifecycle.inc';
 $uri = test_uri();
 $p = 'phpt_401:';
 raw_redis_del_prefix($p);
-$slow = (is_valgrind() ? 10 : 1) * lc_load();
+$slow = (is_valgrind() ? 10 : 1) * lc_load() * test_slowdown();
 $loops = is_valgrind() ? 20 : 200;
 
 // 1. 8 processes, 2 permits: each holder counts itself in while it holds one
