@@ -37,10 +37,20 @@ mount_into() {   # mount_into ROOT: /proc, /dev, /dev/pts, and the run's log dir
     mount --bind /dev "$r/dev" && MOUNTS+=("$r/dev") &&
     mount -t devpts devpts "$r/dev/pts" && MOUNTS+=("$r/dev/pts")
 }
+# safe_rm DIR: removes a root only when nothing is mounted under it (a lazy
+# umount may still be in progress; the host's /dev is bind-mounted into it),
+# and never crosses into another file system.
+safe_rm() {
+    if grep -q " $1/" /proc/mounts; then
+        note "php84: $1 still has mounts under it: left in place"
+        return 1
+    fi
+    rm -rf --one-file-system "$1"
+}
 cleanup() {
     unmount_all
     # What the run left in the root (the unpacked tree) goes; the logs stay.
-    [ -d "$ROOT" ] && [ ! -e "$ROOT/proc/self" ] && rm -rf "$ROOT"
+    [ -d "$ROOT" ] && safe_rm "$ROOT"
 }
 trap cleanup EXIT
 
@@ -65,21 +75,21 @@ make_root() {
     tmp=$(mktemp -d "$DISTLOCK_CACHE_DIR/trixie-build.XXXXXX")
     note "debootstrap --variant=minbase trixie from $mirror (log: $log)"
     if ! debootstrap --variant=minbase trixie "$tmp/root" "$mirror" >"$log" 2>&1; then
-        excerpt "$log" --tail; rm -rf "$tmp"; return 1
+        excerpt "$log" --tail; safe_rm "$tmp"; return 1
     fi
     # No service starts inside the root while packages install.
     printf '#!/bin/sh\nexit 101\n' >"$tmp/root/usr/sbin/policy-rc.d" && chmod 755 "$tmp/root/usr/sbin/policy-rc.d"
-    if ! mount_into "$tmp/root"; then unmount_all; rm -rf "$tmp"; return 1; fi
+    if ! mount_into "$tmp/root"; then unmount_all; safe_rm "$tmp"; return 1; fi
     # shellcheck disable=SC2086
     if ! chroot "$tmp/root" /usr/bin/env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
             sh -c "apt-get update -q && apt-get install -y -q --no-install-recommends $(echo $PACKAGES) && apt-get clean" \
             >>"$log" 2>&1; then
-        unmount_all; excerpt "$log" --tail; rm -rf "$tmp"; return 1
+        unmount_all; excerpt "$log" --tail; safe_rm "$tmp"; return 1
     fi
     unmount_all
     tar -C "$tmp/root" -czf "$TARBALL.part" . && mv "$TARBALL.part" "$TARBALL"
     local rc=$?
-    rm -rf "$tmp"
+    safe_rm "$tmp"
     return $rc
 }
 
@@ -103,7 +113,7 @@ else
     fi
 fi
 flock -u 9
-rm -rf "$ROOT" && mkdir -p "$ROOT"
+safe_rm "$ROOT" && mkdir -p "$ROOT"
 if ! tar -C "$ROOT" -xzf "$TARBALL"; then
     suite_fail "php84: unpacking $TARBALL"
     suite_end
