@@ -1,0 +1,10 @@
+set terminal svg size 720,420 font 'sans,12'
+set output 'bench/scale/handover.svg'
+set title "Hand-over p50 vs processes on one name"
+set xlabel "processes (one holds, the others wait)"
+set ylabel "ms"
+set grid
+set key top left
+set logscale x
+set yrange [0:*]
+plot "bench/scale/handover.tsv" using 1:2 with linespoints title "floor (RPUSH → BLPOP)", "bench/scale/handover.tsv" using 1:3 with linespoints title "distlock default", "bench/scale/handover.tsv" using 1:4 with linespoints title "distlock fair"
