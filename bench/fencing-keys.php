@@ -12,6 +12,8 @@
  */
 declare(strict_types=1);
 
+require __DIR__ . '/lib/resp.php';
+
 $opt = getopt('', ['redis:', 'names:']);
 if (!isset($opt['redis'])) {
     fwrite(STDERR, "usage: php bench/fencing-keys.php --redis=HOST:PORT [--names=N]\n");
@@ -21,28 +23,9 @@ if (!isset($opt['redis'])) {
 $total = (int) ($opt['names'] ?? 1000000);
 $raw = stream_socket_client("tcp://$host:$port", $errno, $errstr, 5) or die("connect: $errstr\n");
 
-function cmd($raw, string ...$argv): string
-{
-    $out = '*' . count($argv) . "\r\n";
-    foreach ($argv as $a) $out .= '$' . strlen($a) . "\r\n$a\r\n";
-    fwrite($raw, $out);
-    $line = fgets($raw);
-    if ($line[0] === '$') {
-        $n = (int) substr($line, 1);
-        $s = $n >= 0 ? fread($raw, $n + 2) : '';
-        while (strlen($s) < $n + 2) $s .= fread($raw, $n + 2 - strlen($s));
-        return substr($s, 0, -2);
-    }
-    return rtrim(substr($line, 1));
-}
-function used_memory($raw): int
-{
-    preg_match('/^used_memory:(\d+)/m', cmd($raw, 'INFO', 'memory'), $m);
-    return (int) $m[1];
-}
 
-cmd($raw, 'FLUSHALL');
-$base = used_memory($raw);
+resp_cmd($raw, 'FLUSHALL');
+$base = resp_used_memory($raw);
 $locks = new DistLock("redis://$host:$port", ['prefix' => 'lock:', 'fencing' => true]);
 echo "| distinct names | keys left | used_memory over empty | µs per cycle |\n|---:|---:|---:|---:|\n";
 $next = 1;
@@ -52,8 +35,8 @@ for ($i = 1; $i <= $total; $i++) {
     $l->release();
     if ($i === $next || $i === $total) {
         $us = (hrtime(true) - $t0) / 1e3 / $i;
-        printf("| %s | %s | %s | %.1f |\n", number_format($i), number_format((int) cmd($raw, 'DBSIZE')),
-            number_format(used_memory($raw) - $base) . ' B', $us);
+        printf("| %s | %s | %s | %.1f |\n", number_format($i), number_format((int) resp_cmd($raw, 'DBSIZE')),
+            number_format(resp_used_memory($raw) - $base) . ' B', $us);
         fwrite(STDERR, "$i\n");
         $next *= 10;
     }

@@ -16,6 +16,8 @@
  */
 declare(strict_types=1);
 
+require __DIR__ . '/lib/resp.php';
+
 $opt = getopt('', ['redis:', 'leases:']);
 if (!isset($opt['redis'])) {
     fwrite(STDERR, "usage: php bench/lease-memory.php --redis=HOST:PORT [--leases=N]\n");
@@ -25,26 +27,6 @@ if (!isset($opt['redis'])) {
 $n = (int) ($opt['leases'] ?? 10000);
 $raw = stream_socket_client("tcp://$host:$port", $errno, $errstr, 5) or die("connect: $errstr\n");
 
-function cmd($raw, string ...$argv): string
-{
-    $out = '*' . count($argv) . "\r\n";
-    foreach ($argv as $a) $out .= '$' . strlen($a) . "\r\n$a\r\n";
-    fwrite($raw, $out);
-    $line = fgets($raw);
-    if ($line[0] === '$') {
-        $len = (int) substr($line, 1);
-        if ($len < 0) return '';
-        $s = '';
-        while (strlen($s) < $len + 2) $s .= fread($raw, $len + 2 - strlen($s));
-        return substr($s, 0, -2);
-    }
-    return rtrim(substr($line, 1));
-}
-function used_memory($raw): int
-{
-    preg_match('/^used_memory:(\d+)/m', cmd($raw, 'INFO', 'memory'), $m);
-    return (int) $m[1];
-}
 
 $uri = "redis://$host:$port";
 $plain = new DistLock($uri, ['prefix' => 'lock:']);
@@ -54,7 +36,7 @@ $token = str_repeat('t', strlen($plain->tryLock('probe', 5)->token()));
 
 // name => [what it takes, how a lease is taken ($i: its number) and kept]
 $rows = [
-    'bare SET NX PX (same token length)' => fn(int $i) => cmd($raw, 'SET', "lock:account:$i", $token . $i % 10, 'NX', 'PX', '60000'),
+    'bare SET NX PX (same token length)' => fn(int $i) => resp_cmd($raw, 'SET', "lock:account:$i", $token . $i % 10, 'NX', 'PX', '60000'),
     'mutex' => fn(int $i) => $plain->tryLock("account:$i", 60)->detach(),
     'mutex, fencing' => fn(int $i) => $fenced->tryLock("account:$i", 60)->detach(),
     'fair mutex' => fn(int $i) => $fair->tryLock("account:$i", 60)->detach(),
@@ -69,12 +51,12 @@ $rows = [
 ];
 
 echo "Machine: ", php_uname('m'), ", ", trim((string) shell_exec('nproc')), " cores; Redis ",
-    preg_match('/redis_version:(\S+)/', cmd($raw, 'INFO', 'server'), $m) ? $m[1] : '?', "; $n leases per row.\n\n";
+    preg_match('/redis_version:(\S+)/', resp_cmd($raw, 'INFO', 'server'), $m) ? $m[1] : '?', "; $n leases per row.\n\n";
 echo "| lease | bytes per lease | × bare key | keys per lease while held | keys left after release |\n|---|---:|---:|---:|---:|\n";
 $bare = null;
 foreach ($rows as $label => $take) {
-    cmd($raw, 'FLUSHALL');
-    $base = used_memory($raw);
+    resp_cmd($raw, 'FLUSHALL');
+    $base = resp_used_memory($raw);
     $held = [];   // [name, token, kind]
     if ($take === null) {          // multi-lock: $n names in groups of 4
         for ($i = 0; $i < $n; $i += 4) {
@@ -88,16 +70,16 @@ foreach ($rows as $label => $take) {
             $held[] = [str_contains($label, 'one name') ? (str_starts_with($label, 'shared') ? 'report' : 'pool') : "account:$i", $t, $label];
         }
     }
-    $bytes = (used_memory($raw) - $base) / $n;
-    $keys = (int) cmd($raw, 'DBSIZE') / $n;
+    $bytes = (resp_used_memory($raw) - $base) / $n;
+    $keys = (int) resp_cmd($raw, 'DBSIZE') / $n;
     foreach ($held as [$name, $tok, $kind]) {
-        if ($kind === 'bare SET NX PX (same token length)') { cmd($raw, 'DEL', "lock:$name"); continue; }
+        if ($kind === 'bare SET NX PX (same token length)') { resp_cmd($raw, 'DEL', "lock:$name"); continue; }
         if (str_starts_with($kind, 'shared')) $plain->restoreShared($name, $tok)->release();
         elseif (str_starts_with($kind, 'exclusive')) ($kind === 'exclusive' ? $plain : $fenced)->restoreExclusive($name, $tok)->release();
         elseif (str_starts_with($kind, 'permits')) $plain->restorePermits($name, $tok)->release();
         else ($kind === 'mutex, fencing' ? $fenced : ($kind === 'fair mutex' ? $fair : $plain))->release($name, $tok);
     }
-    $left = (int) cmd($raw, 'DBSIZE');
+    $left = (int) resp_cmd($raw, 'DBSIZE');
     $bare ??= $bytes;
     printf("| %s | %.0f | %.2f | %.2f | %d |\n", $label, $bytes, $bytes / $bare, $keys, $left);
 }

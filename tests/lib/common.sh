@@ -134,6 +134,31 @@ suite_end() {
     exit $?
 }
 
+# require_distlock CHECK WHAT: ends the suite unless the extension under test
+# ($DISTLOCK_SO) exists and the PHP expression CHECK, run with it loaded, is
+# true; WHAT names what it lacks otherwise. CHECK "true" asks only that it exists.
+require_distlock() {
+    if [ ! -f "$DISTLOCK_SO" ]; then
+        suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
+        suite_end
+    fi
+    if ! "$PHP" -d "extension=$DISTLOCK_SO" -r "exit(($1) ? 0 : 1);"; then
+        suite_fail "$DISTLOCK_SO lacks $2"
+        suite_end
+    fi
+}
+
+# use_test_redis NAME: the server in DISTLOCK_TEST_REDIS, or one of the suite's
+# own (start_redis NAME), exported as DISTLOCK_TEST_REDIS.
+use_test_redis() {
+    if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
+        start_redis "$1" "" || { suite_fail "redis: could not start a server"; suite_end; }
+        export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
+    fi
+    note "redis: $DISTLOCK_TEST_REDIS"
+}
+
+
 # Prints at most MAX_EXCERPT lines of a log (its last ones with --tail).
 excerpt() {
     local file=$1 mode=${2:-} n

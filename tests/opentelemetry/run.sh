@@ -44,19 +44,9 @@ section "OpenTelemetry integration: set-up"
 # php-bcmath: google/protobuf's PHP decoder of OTLP's JSON encoding needs it (64-bit integers).
 ensure_packages php-cli php-xml php-mbstring php-bcmath composer redis-server redis-tools \
     || suite_fail "apt: could not install the packages the suite needs"
-if [ ! -f "$DISTLOCK_SO" ]; then
-    suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
-    suite_end
-fi
-if ! "$PHP" -d "extension=$DISTLOCK_SO" -r 'exit(method_exists("DistLock", "addObserver") && class_exists("DistLock\\Event") ? 0 : 1);'; then
-    suite_fail "$DISTLOCK_SO has no observer API (DistLock::addObserver(), DistLock\\Event)"
-    suite_end
-fi
-if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
-    start_redis opentelemetry "" || { suite_fail "redis: could not start a server"; suite_end; }
-    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
-fi
-note "redis: $DISTLOCK_TEST_REDIS"
+require_distlock 'method_exists("DistLock", "addObserver") && class_exists("DistLock\\Event")' \
+    "the observer API (DistLock::addObserver(), DistLock\\Event)"
+use_test_redis opentelemetry
 # The tests set the OpenTelemetry variables they test; none may leak in.
 unset OTEL_PHP_DISABLED_INSTRUMENTATIONS OTEL_SDK_DISABLED OTEL_PHP_AUTOLOAD_ENABLED \
     OTEL_PHP_DISTLOCK_LOCK_NAMES OTEL_PHP_DISTLOCK_TRACES OTEL_PHP_DISTLOCK_METRICS

@@ -48,20 +48,9 @@ if [ -z "$CHROMIUM" ]; then
 fi
 note "$("$CHROMIUM" --version 2>/dev/null | head -n1)"
 
-if [ ! -f "$DISTLOCK_SO" ]; then
-    suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
-    suite_end
-fi
-if ! "$PHP" -d "extension=$DISTLOCK_SO" -r 'exit(method_exists("DistLock", "addObserver") && class_exists("DistLock\\Event") ? 0 : 1);'; then
-    suite_fail "$DISTLOCK_SO lacks the observer (DistLock::addObserver(), DistLock\\Event)"
-    suite_end
-fi
-
-if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
-    start_redis profiler "" || { suite_fail "redis: could not start a server"; suite_end; }
-    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
-fi
-note "redis: $DISTLOCK_TEST_REDIS"
+require_distlock 'method_exists("DistLock", "addObserver") && class_exists("DistLock\\Event")' \
+    "the observer (DistLock::addObserver(), DistLock\\Event)"
+use_test_redis profiler
 
 section "symfony/framework-bundle, twig-bundle, web-profiler-bundle $SF_CONSTRAINT, PHPUnit $PHPUNIT_CONSTRAINT (path repository)"
 composer_env

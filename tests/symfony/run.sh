@@ -51,20 +51,9 @@ section "Symfony Lock integration: set-up"
 ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock php-symfony-semaphore phpunit composer redis-server redis-tools \
     || suite_fail "apt: could not install the packages the suite needs"
 
-if [ ! -f "$DISTLOCK_SO" ]; then
-    suite_fail "no extension at $DISTLOCK_SO (build it: phpize && ./configure && make)"
-    suite_end
-fi
-if ! "$PHP" -d "extension=$DISTLOCK_SO" -r 'exit(method_exists("DistLock\\Lock", "detach") && method_exists("DistLock", "owner") ? 0 : 1);'; then
-    suite_fail "$DISTLOCK_SO lacks the caller-token / detached-lease API (Lock::detach(), DistLock::owner())"
-    suite_end
-fi
-
-if [ -z "${DISTLOCK_TEST_REDIS:-}" ]; then
-    start_redis symfony "" || { suite_fail "redis: could not start a server"; suite_end; }
-    export DISTLOCK_TEST_REDIS="redis://127.0.0.1:$STARTED_PORT"
-fi
-note "redis: $DISTLOCK_TEST_REDIS"
+require_distlock 'method_exists("DistLock\\Lock", "detach") && method_exists("DistLock", "owner")' \
+    "the caller-token / detached-lease API (Lock::detach(), DistLock::owner())"
+use_test_redis symfony
 # Three more masters for the store on a Redlock client (its own tests).
 redlock=()
 for i in 1 2 3; do
