@@ -130,6 +130,7 @@ static PHP_RINIT_FUNCTION(distlock)
 #endif
     DISTLOCK_G(clients) = NULL;
     DISTLOCK_G(watching) = false;
+    dl_obs_reset();   /* a bailout last request may have left a record armed */
     return SUCCESS;
 }
 
@@ -142,6 +143,7 @@ static PHP_RINIT_FUNCTION(distlock)
 static PHP_RSHUTDOWN_FUNCTION(distlock)
 {
     (void)type; (void)module_number;
+    dl_obs_reset();   /* a call cut short by a bailout may have left its record armed */
     php_distlock_release_all();
     php_distlock_obs_rshutdown();
     return SUCCESS;

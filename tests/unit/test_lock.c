@@ -1432,12 +1432,14 @@ static void test_acquire_carried_grant_after_long_block_refreshed(void **state)
     push_ok(f, RP_ARR2(0, 10000));
     f->steps[f->nsteps++] = woken;
     push_ok(f, RP_INT(0));
+    push_ok(f, RP_INT(0));      /* the undo of what may be left of it (nothing) */
     push_ok(f, RP_ARR2(1, 0));  /* the wait's next attempt: granted */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(f->ncalls - base, 5);
+    assert_int_equal(f->ncalls - base, 6);
     expect_refresh(&f->calls[base + 3].cmd[0], 0, l, "1500");
-    expect_acquire(&f->calls[base + 4].cmd[0], 0, l, "1500", "0", "3000");
+    expect_release(&f->calls[base + 4].cmd[0], 1, l);
+    expect_acquire(&f->calls[base + 5].cmd[0], 0, l, "1500", "0", "3000");
     dl_lease_free(l);
 }
 
@@ -1794,6 +1796,37 @@ static void test_acquire_blpop_transport_failure(void **state)
         assert_int_equal(f->calls[base + 2].n, 1);
         expect_cancel(&f->calls[base + 3].cmd[0], 1, l);
     }
+    dl_lease_free(l);
+}
+
+/* A BLPOP reply the call cannot take (a non-conforming server or proxy) with the
+ * attempt's reply behind it: the call failed, so that reply is never judged
+ * (nor leaked): undo, cancel, one fresh attempt; a second such call ends the
+ * wait with its error. Never "acquired" on a grant the undo just deleted. */
+static void test_acquire_unexpected_blpop_reply_carried_not_judged(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "ub", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_INT(5), RP_ARR2(1, 0));         /* BLPOP: not an array; behind it: granted */
+    push_ok(f, RP_INT(1));                        /* the undo deletes that grant */
+    push_ok(f, RP_INT(1));                        /* the cancel */
+    push_ok(f, RP_ARR2(0, 10000));                /* the fresh attempt: taken */
+    push_ok(f, RP_INT(5), RP_ARR2(0, 10000));     /* again */
+    push_ok(f, RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(l->valid_until_ns, 0);
+    assert_int_equal(f->ncalls, 9);
+    expect_release(&f->calls[3].cmd[0], 1, l);
+    expect_cancel(&f->calls[4].cmd[0], 1, l);
+    expect_acquire(&f->calls[5].cmd[0], 0, l, "1500", "0", "3000");
     dl_lease_free(l);
 }
 
@@ -3572,6 +3605,7 @@ int main(void)
         T(test_acquire_blpop_refused_falls_back_to_polling),
         T(test_acquire_polling_capped_by_pttl_and_time_left),
         T(test_acquire_blpop_transport_failure),
+        T(test_acquire_unexpected_blpop_reply_carried_not_judged),
         T(test_acquire_fenced),
         T(test_fair_trylock),
         T(test_fair_handover_extends_claim_to_ttl),

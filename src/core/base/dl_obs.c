@@ -14,6 +14,12 @@ int dl_obs_discovery(int on)
     return prev;
 }
 
+void dl_obs_reset(void)
+{
+    armed = NULL;
+    discovery = 0;
+}
+
 dl_obs_facts_t *dl_obs_arm(dl_obs_facts_t *f)
 {
     dl_obs_facts_t *prev = armed;

@@ -36,6 +36,11 @@ dl_obs_facts_t *dl_obs_arm(dl_obs_facts_t *f);
  */
 int dl_obs_discovery(int on);
 
+/* Disarms this thread's record and discovery mode: at request start and end, so
+ * that a call cut short by a bailout (memory limit, fatal error) leaves nothing
+ * pointing into its gone stack frame. */
+void dl_obs_reset(void);
+
 /*
  * The last answer was a redirection (Cluster: MOVED, ASK, TRYAGAIN): the node
  * that answers next is the one the event names. No-op when nothing is armed.

@@ -280,24 +280,32 @@ static int tighten_validity(const dl_transport_t *t, dl_lease_t *lease, int64_t 
 {
     dl_error_t ignored;
     int extended = 1;
+    dl_status_t st;
     if (dl_clock_now_ns() - since_ns <= lease->ttl_ms * 100000) return 1;
-    if (dl_lock_refresh(t, lease, lease->ttl_ms, &extended, &ignored) != DL_OK) return 1;
-    return extended;
+    st = dl_lock_refresh(t, lease, lease->ttl_ms, &extended, &ignored);
+    if (st == DL_OK) return extended;
+    /* An answer that says "not ours" (another kind, a server error) is one; a refresh
+     * lost on the way keeps the conservative validity while it lasts. */
+    if (!dl_status_is_transport_failure(st)) return 0;
+    return lease->valid_until_ns > dl_clock_now_ns();
 }
 
 /*
  * A fair hand-over granted min(ttl, claim): extend to the ttl when longer.
  * carried_extended: the reply of the refresh written behind the BLPOP (1
  * extended, 0 not), or -1 when none ran: then the refresh is made here.
+ * anchor_ns: when our last attempt was sent. The releaser may have handed
+ * over any time after that attempt ran, even before we sent the BLPOP, so
+ * the claim counts from then; a refresh behind the BLPOP ran after the pop,
+ * so its TTL counts from the BLPOP's send time (blocked_ns).
  */
-static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int64_t blocked_ns, long long fence,
-                                 int carried_extended, int *acquired, dl_error_t *err)
+static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int64_t anchor_ns, int64_t blocked_ns,
+                                 long long fence, int carried_extended, int *acquired, dl_error_t *err)
 {
     int64_t claim_ms = lease->ttl_ms < DL_FAIR_CLAIM_MS ? lease->ttl_ms : DL_FAIR_CLAIM_MS;
     int extended = 1;
     lease->fence = fence;
-    /* The hand-over happened after we started blocking: counting from then is conservative. */
-    lease->valid_until_ns = blocked_ns + claim_ms * 1000000;
+    lease->valid_until_ns = anchor_ns + claim_ms * 1000000;
     if (lease->ttl_ms > claim_ms && carried_extended == 1) {
         lease->valid_until_ns = blocked_ns + lease->ttl_ms * 1000000;   /* extended on the server after the pop */
     } else if (lease->ttl_ms > claim_ms) {
@@ -309,7 +317,12 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
         *acquired = extended;
         return DL_OK;   /* the refresh counted the validity from its own send time */
     }
-    *acquired = tighten_validity(t, lease, blocked_ns);
+    *acquired = tighten_validity(t, lease, lease->ttl_ms > claim_ms ? blocked_ns : anchor_ns);
+    if (!*acquired) {
+        run_quietly(t, &DL_FAIR_CANCEL_SCRIPT, lease, 1);   /* pass on what may be left of it */
+        lease->valid_until_ns = 0;
+        lease->fence = 0;
+    }
     return DL_OK;
 }
 
@@ -358,6 +371,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int reconnected = 0;        /* a connection that broke under a carried BLPOP was replaced once */
     dl_reply_t carried_r;
     int64_t carried_since_ns = 0;
+    int64_t last_sent_ns = 0;    /* when the last attempt was sent (a carried one: its BLPOP) */
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
 
@@ -387,6 +401,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                            : try_set(t, lease, waiting, &acquired, err);
         }
         res->attempts++;
+        last_sent_ns = sent_ns;
         registered |= by_script && waiting;
         if (st != DL_OK) {
             if (dl_status_is_transport_failure(st)) {
@@ -405,7 +420,12 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 res->acquired = 1;
                 break;
             }
-            continue;   /* gone before the refresh could extend it: attempt again, at once */
+            /* Gone before the refresh could extend it, or its validity spent with the
+             * refresh lost: end what may be left of it (by token), attempt again at once. */
+            run_quietly(t, prim->undo, lease, 1);
+            lease->valid_until_ns = 0;
+            lease->fence = 0;
+            continue;
         }
         res->contended++;
         remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
@@ -446,7 +466,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 carried_since_ns = blocked_ns;
             }
             if (st == DL_OK && prim->wake == DL_WAKE_OWN && popped) {
-                st = take_handover(t, lease, blocked_ns, value, carried_extended, &res->acquired, err);
+                st = take_handover(t, lease, last_sent_ns, blocked_ns, value, carried_extended, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;
                 continue;
             }
@@ -466,6 +486,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 /* The connection broke while blocked: a wake-up or a fair hand-over
                  * may have been lost with it, or a grant by the carried attempt;
                  * the undo ends that, the cancel passes the rest on. */
+                if (carried) {   /* a reply came with a BLPOP reply the call could not take: not judged */
+                    dl_reply_free(&carried_r);
+                    carried = 0;
+                }
                 if (behind_sent && prim->wake != DL_WAKE_OWN) run_quietly(t, prim->undo, lease, 1);
                 run_quietly(t, prim->cancel, lease, 1);
                 if (behind_sent && !reconnected) {

@@ -140,13 +140,13 @@ static void outcome_ignored(void *arg, const dl_transport_t *t, dl_pending_outco
 }
 
 /* Until when a command that acts on lease by its token may be kept to be
- * written later (dl_pending_defer): the lease's validity, the earliest it can
- * end. An undo of an attempt whose grant is unknown (no validity): not past
- * now, i.e. written within the grace or dropped (the grant ends at its TTL). */
+ * written later (dl_pending_defer): a granted lease's validity, the earliest
+ * it can end. Without a validity (a waiter's cancel, harmless whenever it
+ * runs; the undo of an attempt whose grant is unknown) and for commands of
+ * several leases: no limit, as before the limit existed. */
 static int64_t keep_until(const dl_lease_t *lease)
 {
-    if (!lease) return 0;
-    return lease->valid_until_ns > 0 ? lease->valid_until_ns : dl_clock_now_ns();
+    return lease && lease->valid_until_ns > 0 ? lease->valid_until_ns : 0;
 }
 
 /* Defers cmd, sent by EVAL when it is s's EVALSHA (a deferred command must not
