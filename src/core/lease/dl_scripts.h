@@ -82,7 +82,9 @@
  * Acquire (while waiting, or with fencing). KEYS K F Q, and FN when fencing; ARGV token, ttl ms,
  * fence flag "1"/"0", waiter window ms ("0": not waiting). Granted: leaves Q,
  * returns {1, fence} (fence 0 without fencing). Taken: when waiting, enters Q
- * with an expiry (so the holder's release wakes a waiter), returns {0, PTTL}.
+ * with an expiry (so the holder's release wakes a waiter), dropping the
+ * entries that expired (waiters that died or left without their cancel: the
+ * release only counts the live ones, it does not prune), returns {0, PTTL}.
  * The fencing counter has no TTL: it must outlive every lease to stay monotonic.
  * Held under another kind: DLKIND (never a wait: a wait cannot end it).
  */
@@ -95,8 +97,9 @@
     "local v = redis.pcall('GET', KEYS[1]) " \
     DL_LUA_MUTEX_ONLY \
     "if ARGV[4] ~= '0' then " \
-        "local t = redis.call('TIME') local w = tonumber(ARGV[4]) " \
-        "redis.call('ZADD', KEYS[3], " DL_LUA_NOW_MS " + w, ARGV[1]) " \
+        "local t = redis.call('TIME') local w = tonumber(ARGV[4]) local now = " DL_LUA_NOW_MS " " \
+        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) " \
+        "redis.call('ZADD', KEYS[3], now + w, ARGV[1]) " \
         "if redis.call('PTTL', KEYS[3]) < w then redis.call('PEXPIRE', KEYS[3], w) end " \
     "end " \
     "return {0, redis.call('PTTL', KEYS[1])}"
@@ -105,21 +108,26 @@
  * Release (default mode): compare-and-delete that wakes one waiter. KEYS K W Q;
  * ARGV token, wake list TTL ms. Returns 1 if deleted, 0 if another owner holds
  * it, -1 if the key is gone (the caller tells an expiry from its own earlier
- * attempt whose reply was lost: dl_lock_release). Only when
- * a live waiter is in Q is a wake token pushed; W holds at most one (LTRIM) and
- * expires. Redis serves blocked BLPOP clients in arrival order: the longest
- * waiter wakes. K held under another kind: DLKIND.
+ * attempt whose reply was lost: dl_lock_release). Only when a live waiter is
+ * in Q (an entry whose expiry is after now: ZCOUNT, O(log n)) is a wake token
+ * pushed; W holds at most one (LTRIM, needed only when one was there already)
+ * and expires. Redis serves blocked BLPOP clients in arrival order: the
+ * longest waiter wakes. Expired entries are left to the next registration
+ * (DL_SCRIPT_ACQUIRE) and to Q's own TTL: this script runs on every hand-over,
+ * and each call a script makes costs the server about a microsecond beyond the
+ * command itself (docs/decisions.md, "The wake-up carries the attempt"). K held
+ * under another kind: DLKIND.
  */
 #define DL_SCRIPT_RELEASE \
+    "local call = redis.call " \
     "local v = redis.pcall('GET', KEYS[1]) " \
     "if v ~= ARGV[1] then " DL_LUA_MUTEX_ONLY "if v then return 0 end return -1 end " \
-    "redis.call('DEL', KEYS[1]) " \
-    "if redis.call('EXISTS', KEYS[3]) == 1 then " \
-        "local t = redis.call('TIME') " \
-        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', " DL_LUA_NOW_MS ") " \
-        "if redis.call('ZCARD', KEYS[3]) > 0 then " \
-            "redis.call('RPUSH', KEYS[2], '1') redis.call('LTRIM', KEYS[2], 0, 0) " \
-            "redis.call('PEXPIRE', KEYS[2], ARGV[2]) " \
+    "call('DEL', KEYS[1]) " \
+    "if call('EXISTS', KEYS[3]) == 1 then " \
+        "local t = call('TIME') " \
+        "if call('ZCOUNT', KEYS[3], " DL_LUA_NOW_MS " + 1, '+inf') > 0 then " \
+            "if call('RPUSH', KEYS[2], '1') > 1 then call('LTRIM', KEYS[2], 0, 0) end " \
+            "call('PEXPIRE', KEYS[2], ARGV[2]) " \
         "end " \
     "end " \
     "return 1"
@@ -199,23 +207,23 @@
  * DLKIND if another kind holds it.
  */
 #define DL_SCRIPT_FAIR_RELEASE \
-    "local tok = ARGV[1] " \
+    "local call, tok = redis.call, ARGV[1] " \
     "if ARGV[5] == 'cancel' then " \
-        "redis.call('ZREM', KEYS[3], tok) redis.call('HDEL', KEYS[4], tok) redis.call('DEL', ARGV[2] .. tok) " \
+        "call('ZREM', KEYS[3], tok) call('HDEL', KEYS[4], tok) call('DEL', ARGV[2] .. tok) " \
     "end " \
     "local v = redis.pcall('GET', KEYS[1]) " \
     "if v ~= tok then " DL_LUA_MUTEX_ONLY "if v then return 0 end return -1 end " \
-    "local t = redis.call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
     "while true do " \
-        "local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1] " \
-        "if not head then redis.call('DEL', KEYS[1]) return 1 end " \
-        "local d = redis.call('HGET', KEYS[4], head) " \
-        "redis.call('ZREM', KEYS[3], head) redis.call('HDEL', KEYS[4], head) " \
+        "local head = call('ZRANGE', KEYS[3], 0, 0)[1] " \
+        "if not head then call('DEL', KEYS[1]) return 1 end " \
+        "local d = call('HGET', KEYS[4], head) " \
+        "call('ZREM', KEYS[3], head) call('HDEL', KEYS[4], head) " \
         "local exp, ttl, fence = string.match(d or '', '^(%d+):(%d+):(%d)$') " \
         "if exp and tonumber(exp) >= now then " \
-            "redis.call('SET', KEYS[1], head, 'PX', math.min(tonumber(ttl), tonumber(ARGV[4]))) " \
+            "call('SET', KEYS[1], head, 'PX', tonumber(ttl) < tonumber(ARGV[4]) and ttl or ARGV[4]) " \
             "local f = 0 if fence == '1' then " DL_LUA_FENCE("KEYS[2]", "KEYS[5]", "g") "f = g end " \
-            "redis.call('RPUSH', ARGV[2] .. head, f) redis.call('PEXPIRE', ARGV[2] .. head, ARGV[3]) " \
+            "call('RPUSH', ARGV[2] .. head, f) call('PEXPIRE', ARGV[2] .. head, ARGV[3]) " \
             "return 1 " \
         "end " \
     "end"
@@ -246,12 +254,12 @@
  * Returns 1 when a wake token was pushed. The wake-up half of DL_SCRIPT_RELEASE.
  */
 #define DL_SCRIPT_WAKE \
-    "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end " \
-    "local t = redis.call('TIME') " \
-    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', " DL_LUA_NOW_MS ") " \
-    "if redis.call('ZCARD', KEYS[1]) == 0 then return 0 end " \
-    "redis.call('RPUSH', KEYS[2], '1') redis.call('LTRIM', KEYS[2], 0, 0) " \
-    "redis.call('PEXPIRE', KEYS[2], ARGV[1]) " \
+    "local call = redis.call " \
+    "if call('EXISTS', KEYS[1]) == 0 then return 0 end " \
+    "local t = call('TIME') " \
+    "if call('ZCOUNT', KEYS[1], " DL_LUA_NOW_MS " + 1, '+inf') == 0 then return 0 end " \
+    "if call('RPUSH', KEYS[2], '1') > 1 then call('LTRIM', KEYS[2], 0, 0) end " \
+    "call('PEXPIRE', KEYS[2], ARGV[1]) " \
     "return 1"
 
 /*
@@ -872,15 +880,15 @@
     "return {3, n, 0, left, waiters}"
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
-#define DL_SCRIPT_ACQUIRE_SHA "eb95a78a17e7dc59d306f0f798765f1a22853b27"
-#define DL_SCRIPT_RELEASE_SHA "fc4528dabd500e7425d632cffa6ca81d508efc8b"
+#define DL_SCRIPT_ACQUIRE_SHA "ab209e62bda3275c5304ccd1a32ffc8ee8f65150"
+#define DL_SCRIPT_RELEASE_SHA "54eb6cc4626a1985246390c047981baa8e3475ff"
 #define DL_SCRIPT_CANCEL_SHA "4350058ad868833ae9cbf3c08bf88cdbcfdab443"
 #define DL_SCRIPT_FAIR_ACQUIRE_SHA "ad6907d01888ecfcea9baad9513c375c86b80bf8"
-#define DL_SCRIPT_FAIR_RELEASE_SHA "f80f0ba198fb5ce94676abc13dee5cbed21424e2"
+#define DL_SCRIPT_FAIR_RELEASE_SHA "b4b921228d86e8b81d227bf79f0f995723264f20"
 #define DL_SCRIPT_REFRESH_SHA "3590fa48b246aa0565d213c2e8c3c1148eadc16a"
 #define DL_SCRIPT_STATUS_SHA "07a65b88d5806b926d60b600945d7851d331fdf6"
 #define DL_SCRIPT_UNDO_SHA "44994c25f7638147b581745952be2cc890301249"
-#define DL_SCRIPT_WAKE_SHA "b65984073b77cdd87dfc87dbdad175b93ec7d722"
+#define DL_SCRIPT_WAKE_SHA "2cccf274b5075e0d6a5a1c71bf61c797c5932125"
 #define DL_SCRIPT_SEM_ACQUIRE_SHA "e5227e864273feeab11cef5caa3b6b3b59248d32"
 #define DL_SCRIPT_SEM_RELEASE_SHA "95c8e7a08fa2d6af7321bae852cc8082650a0851"
 #define DL_SCRIPT_SEM_CANCEL_SHA "f33a527e1f55148026c9da6823439a8db93d584d"
