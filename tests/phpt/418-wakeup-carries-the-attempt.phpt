@@ -1,5 +1,5 @@
 --TEST--
-Hand-over at the floor: the waiter's next step rides behind its BLPOP (default mode: the attempt; fair mode: the refresh to its TTL), sent before the release that wakes it, so a woken waiter sends nothing more before lock() returns; a grant that came more than a tenth of its TTL into the block is refreshed, so its validity counts from then
+Hand-over at the floor: the waiter's next step rides behind its BLPOP (default mode: the attempt, a plain SET NX PX and the ZREM that leaves the waiters for the mutex without fencing, the script otherwise; fair mode: the refresh to its TTL), sent before the release that wakes it, so a woken waiter sends nothing more before lock() returns; a grant that came more than a tenth of its TTL into the block is refreshed, so its validity counts from then
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -60,10 +60,14 @@ function wait_for(RawConn $raw, string $uri, int $port, string $p, string $name,
         implode(' ', $beforeRelease) . ' | ' . implode(' ', array_slice($cmds, count($beforeRelease))), $seen];
 }
 
-// 1. default mode: woken by the release, the attempt behind the BLPOP grants it
+// 1. default mode: woken by the release, the attempt behind the BLPOP (SET NX PX, ZREM) grants it
 // (TTL 120 s: the time blocked stays under a tenth of it: no refresh)
 [$exit, $cmds, $seen] = wait_for($raw, $uri, $port, $p, 'd', [], 120, 0.1, $slow);
 echo "default: $exit, requests (before the release | after): $cmds\n";
+
+// 1b. default mode with fencing: the attempt behind the BLPOP is the script (its INCR)
+[$exit, $cmds, $seen] = wait_for($raw, $uri, $port, $p, 'df', ['fencing' => true], 120, 0.1, $slow);
+echo "default fenced: $exit, requests (before the release | after): $cmds; fenced: ", var_export($seen['fence'] > 0, true), "\n";
 
 // 2. fair mode, TTL longer than the hand-over's claim (3 s): the refresh rides behind the BLPOP
 [$exit, $cmds, $seen] = wait_for($raw, $uri, $port, $p, 'f', ['fair' => true, 'fencing' => true], 120, 0.1, $slow);
@@ -85,7 +89,8 @@ require __DIR__ . '/inc/proc.inc';
 stop_test_redis_all('418');
 ?>
 --EXPECT--
-default: exit=0, requests (before the release | after): HELLO SET EVALSHA BLPOP EVALSHA | 
+default: exit=0, requests (before the release | after): HELLO SET EVALSHA BLPOP SET ZREM | 
+default fenced: exit=0, requests (before the release | after): HELLO EVALSHA BLPOP EVALSHA | ; fenced: true
 fair: exit=0, requests (before the release | after): HELLO EVALSHA BLPOP EVALSHA | ; fenced: true
-short ttl: exit=0, requests (before the release | after): HELLO SET EVALSHA BLPOP EVALSHA | refresh
+short ttl: exit=0, requests (before the release | after): HELLO SET EVALSHA BLPOP SET ZREM | refresh
 left behind: []

@@ -519,6 +519,14 @@ static void expect_refresh(const rec_cmd_t *c, int eval, const dl_lease_t *l, co
     expect_cmd(c, 6, S(h), S(s), S("1"), K(l, key), K(l, token), S(ttl));
 }
 
+/* The mutex's attempt behind a BLPOP: SET K token NX PX ttl, then ZREM Q token. */
+static void expect_carried_set(const rec_call_t *call, const dl_lease_t *l, const char *ttl)
+{
+    assert_int_equal(call->n, 3);
+    expect_cmd(&call->cmd[1], 6, S("SET"), K(l, key), K(l, token), S("NX"), S("PX"), S(ttl));
+    expect_cmd(&call->cmd[2], 3, S("ZREM"), K(l, waiters_key), K(l, token));
+}
+
 /* The block a BLPOP asks the server for, from its "<s>.<ms>" argument, in µs. */
 static int64_t blpop_block_us(const rec_cmd_t *c)
 {
@@ -541,7 +549,7 @@ static int64_t blpop_read_us(const rec_call_t *call)
 static void expect_blpop(const rec_call_t *call, const char *key, size_t key_len, const char *secs, int64_t block_us)
 {
     int64_t read_us;
-    assert_true(call->n == 1 || call->n == 2);   /* 2: the waiter's next step written behind it */
+    assert_true(call->n >= 1 && call->n <= 3);   /* 2, 3: the waiter's next step written behind it */
     expect_cmd(&call->cmd[0], 3, S("BLPOP"), key, key_len, S(secs));
     read_us = blpop_read_us(call);
     if (read_us > block_us + DL_BLOCK_REPLY_GRACE_US || read_us < block_us - 50000) {
@@ -580,11 +588,12 @@ static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c);
 static step_t h_wait(fake_t *f, const rec_call_t *call)
 {
     step_t s = h_wait_cmd(f, call, &call->cmd[0]);
-    assert_true(call->n == 1 || (call->n == 2 && is_cmd(&call->cmd[0], "BLPOP")));
-    if (call->n == 2 && s.st == DL_OK) {
-        step_t b = h_wait_cmd(f, call, &call->cmd[1]);
-        s.r[1] = b.r[0];
-        s.n = 2;
+    size_t i;
+    assert_true(call->n == 1 || (call->n <= 3 && is_cmd(&call->cmd[0], "BLPOP")));
+    for (i = 1; i < call->n && s.st == DL_OK; i++) {
+        step_t b = h_wait_cmd(f, call, &call->cmd[i]);
+        s.r[i] = b.r[0];
+        s.n = i + 1;
     }
     return s;
 }
@@ -592,11 +601,17 @@ static step_t h_wait(fake_t *f, const rec_call_t *call)
 static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c)
 {
     step_t s;
+    if (is_cmd(c, "SET") && c != &call->cmd[0]) {
+        /* The mutex's attempt behind a BLPOP (dl_acquire: carried_step). */
+        f->attempts++;
+        return step_one(f->grant_at && f->attempts == f->grant_at ? RP_OK : RP_NIL);
+    }
     if (is_cmd(c, "SET")) {
         /* lock()'s first attempt: the plain SET NX PX finds the name taken. */
         f->sets++;
         return step_one(RP_NIL);
     }
+    if (is_cmd(c, "ZREM")) return step_one(RP_INT(1));   /* leaving the waiters, behind that SET */
     if (IS_ACQUIRE(c) || IS_FAIR_ACQUIRE(c)) {
         f->attempts++;
         if (f->grant_at && f->attempts == f->grant_at) return step_one(RP_ARR2(1, 0));
@@ -1374,7 +1389,7 @@ static void test_acquire_wake_carries_the_attempt(void **state)
 
     push_ok(f, RP_NIL);                                    /* the plain SET: taken */
     push_ok(f, RP_ARR2(0, 10000));                         /* the script: taken, PTTL 10 s */
-    push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));   /* a release woke us; the attempt behind it: granted */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));   /* a release woke us; the attempt behind it: granted */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     after = dl_clock_now_ns();
     assert_int_equal(res.acquired, 1);
@@ -1385,9 +1400,9 @@ static void test_acquire_wake_carries_the_attempt(void **state)
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     /* Block on the lock's wake list, capped at 2 s (PTTL 10 s, 10 s to wait), the attempt behind it. */
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    assert_int_equal(f->calls[2].n, 2);
     assert_memory_equal(f->calls[2].cmd[0].argv[1], "lock:w{lock:w}:wake", f->calls[2].cmd[0].len[1]);
-    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
+    /* The attempt behind it: plain commands, no script (the mutex without fencing). */
+    expect_carried_set(&f->calls[2], l, "1500");
     /* No sleep before the BLPOP. */
     assert_true(f->calls[2].t_ns - f->calls[1].t_ns < 20000000);
     assert_true(res.waited_us < 100000);
@@ -1395,6 +1410,38 @@ static void test_acquire_wake_carries_the_attempt(void **state)
     assert_true(l->valid_until_ns >= f->calls[1].t_ns + 1500LL * 1000000);
     assert_true(l->valid_until_ns <= f->calls[2].t_ns + 1500LL * 1000000);
     assert_true(l->valid_until_ns < after + 1500LL * 1000000);
+    dl_lease_free(l);
+}
+
+/* The SET behind the BLPOP finds the name taken (a newcomer took it between
+ * the release and the wake-up: default mode lets it), and its ZREM has taken
+ * us out of the waiters: the script follows at once (registering us again and
+ * reading the holder's PTTL), then the next block carries the SET again. */
+static void test_acquire_carried_set_taken_registers_again(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_NIL, RP_INT(1));   /* woken, but the SET behind it: taken */
+    push_ok(f, RP_ARR2(0, 40));                                  /* the script: taken, PTTL 40 ms */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));      /* woken again: granted */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(res.attempts, 5);
+    assert_int_equal(res.contended, 4);
+    assert_int_equal(f->ncalls, 5);
+    expect_carried_set(&f->calls[2], l, "1500");
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    assert_int_equal(f->calls[3].n, 1);
+    assert_true(f->calls[3].t_ns - f->calls[2].t_ns < 15000000);   /* at once: no backoff, no block */
+    expect_blpop(&f->calls[4], K(l, wake_key), "0.041", 41000);   /* blocks for the holder's PTTL + 1 ms */
+    expect_carried_set(&f->calls[4], l, "1500");
+    assert_true(l->valid_until_ns <= f->calls[4].t_ns + 1500LL * 1000000);
     dl_lease_free(l);
 }
 
@@ -1413,7 +1460,7 @@ static void test_acquire_carried_grant_after_long_block_refreshed(void **state)
 
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
-    woken = step_replies(2, (rspec_t[]){RP_POP(l->wake_key, "1"), RP_ARR2(1, 0)});
+    woken = step_replies(3, (rspec_t[]){RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1)});
     woken.delay_us = 300000;   /* woken 300 ms into the block: more than 150 ms, a tenth of 1.5 s */
     f->steps[f->nsteps++] = woken;
     push_ok(f, RP_INT(1));     /* the refresh */
@@ -1470,7 +1517,7 @@ static void test_acquire_block_time_from_pttl(void **state)
         drop_unused_steps(f);
         push_ok(f, RP_NIL);
         push_ok(f, RP_ARR2(0, c[i].pttl));
-        push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));
+        push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));
         assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
         assert_int_equal(res.acquired, 1);
         assert_int_equal(f->ncalls - base, 3);
@@ -1647,7 +1694,7 @@ static void test_acquire_interrupted_cancels(void **state)
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
+    expect_carried_set(&f->calls[2], l, "1500");
     expect_cancel(&f->calls[3].cmd[0], 0, l);
 
     /* Interrupted right after the SET: it never registered, so no cancel. */
@@ -1671,26 +1718,31 @@ static void test_acquire_blpop_refused_falls_back_to_polling(void **state)
 
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_ERR(NOPERM_BLPOP), RP_ARR2(0, 10000));   /* the attempt behind the refused BLPOP still ran */
+    /* The attempt behind the refused BLPOP still ran: its SET found the name
+     * taken, so the script (which registers us again) follows at once. */
+    push_ok(f, RP_ERR(NOPERM_BLPOP), RP_NIL, RP_INT(1));
+    push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_ARR2(1, 0));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(res.attempts, 6);
-    assert_int_equal(res.contended, 5);
-    assert_int_equal(f->ncalls, 6);
+    assert_int_equal(res.attempts, 7);
+    assert_int_equal(res.contended, 6);
+    assert_int_equal(f->ncalls, 7);
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
     expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
     expect_blpop(&f->calls[2], K(l, wake_key), "2.000", DL_WAIT_BLOCK_CAP_US);
-    expect_acquire(&f->calls[2].cmd[1], 0, l, "1500", "0", "3000");
-    /* No BLPOP again: attempts only, after backoff sleeps (20, 40, then 80 ms). */
+    expect_carried_set(&f->calls[2], l, "1500");
     expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    assert_true(f->calls[3].t_ns - f->calls[2].t_ns < 15000000);   /* at once */
+    /* No BLPOP again: attempts only, after backoff sleeps (20, 40, then 80 ms). */
     expect_acquire(&f->calls[4].cmd[0], 0, l, "1500", "0", "3000");
     expect_acquire(&f->calls[5].cmd[0], 0, l, "1500", "0", "3000");
-    g1 = f->calls[4].t_ns - f->calls[3].t_ns;
-    g2 = f->calls[5].t_ns - f->calls[4].t_ns;
-    assert_true(f->calls[3].t_ns - f->calls[2].t_ns >= 19000000);
+    expect_acquire(&f->calls[6].cmd[0], 0, l, "1500", "0", "3000");
+    g1 = f->calls[5].t_ns - f->calls[4].t_ns;
+    g2 = f->calls[6].t_ns - f->calls[5].t_ns;
+    assert_true(f->calls[4].t_ns - f->calls[3].t_ns >= 19000000);
     assert_true(g1 >= 38000000 && g1 < 200000000);
     assert_true(g2 >= 78000000 && g2 < 300000000);
     dl_lease_free(l);
@@ -1760,7 +1812,7 @@ static void test_acquire_blpop_transport_failure(void **state)
     assert_int_equal(res.acquired, 0);
     assert_int_equal(l->valid_until_ns, 0);
     assert_int_equal(f->ncalls, 7);
-    assert_int_equal(f->calls[2].n, 2);
+    expect_carried_set(&f->calls[2], l, "1500");
     expect_release(&f->calls[3].cmd[0], 1, l);
     expect_cancel(&f->calls[4].cmd[0], 1, l);
     expect_acquire(&f->calls[5].cmd[0], 0, l, "1500", "0", "3000");
@@ -1813,11 +1865,11 @@ static void test_acquire_unexpected_blpop_reply_carried_not_judged(void **state)
 
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
-    push_ok(f, RP_INT(5), RP_ARR2(1, 0));         /* BLPOP: not an array; behind it: granted */
+    push_ok(f, RP_INT(5), RP_OK, RP_INT(1));      /* BLPOP: not an array; behind it: granted */
     push_ok(f, RP_INT(1));                        /* the undo deletes that grant */
     push_ok(f, RP_INT(1));                        /* the cancel */
     push_ok(f, RP_ARR2(0, 10000));                /* the fresh attempt: taken */
-    push_ok(f, RP_INT(5), RP_ARR2(0, 10000));     /* again */
+    push_ok(f, RP_INT(5), RP_NIL, RP_INT(0));     /* again */
     push_ok(f, RP_INT(1));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_PROTOCOL);
@@ -3483,15 +3535,15 @@ static void test_binary_keys_and_tokens(void **state)
     /* Waiting: the acquire script and the BLPOP carry the binary key, companions and token. */
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 300));
-    push_ok(f, RP_POP(wake, "1"), RP_ARR2(1, 0));
+    push_ok(f, RP_POP(wake, "1"), RP_OK, RP_INT(1));
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
     expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
     expect_cmd(&f->calls[1].cmd[0], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), fence, fence_len, B(waiters),
                B(token), S("2000"), S("0"), S("3000"));
     expect_blpop(&f->calls[2], B(wake), "0.301", 301000);
-    expect_cmd(&f->calls[2].cmd[1], 10, S("EVALSHA"), S(DL_SCRIPT_ACQUIRE_SHA), S("3"), B(key), fence, fence_len, B(waiters),
-               B(token), S("2000"), S("0"), S("3000"));
+    expect_cmd(&f->calls[2].cmd[1], 6, S("SET"), B(key), B(token), S("NX"), S("PX"), S("2000"));
+    expect_cmd(&f->calls[2].cmd[2], 3, S("ZREM"), B(waiters), B(token));
 
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_refresh(&f->t, l, 3000, &extended, &err), DL_OK);
@@ -3593,6 +3645,7 @@ int main(void)
         T(test_acquire_unexpected_reply),
         T(test_acquire_wait_granted_at_once),
         T(test_acquire_wake_carries_the_attempt),
+        T(test_acquire_carried_set_taken_registers_again),
         T(test_acquire_carried_grant_after_long_block_refreshed),
         T(test_acquire_block_time_from_pttl),
         T(test_acquire_block_capped_by_time_left),

@@ -14,6 +14,9 @@
 #include "dl_script.h"
 #include "../base/dl_token.h"
 
+/* The most commands a waiter writes behind its BLPOP (carried_step). */
+#define DL_CARRIED_MAX 2
+
 /*
  * min_replicas: judges the WAIT that went with a grant. Fewer acknowledgements
  * than asked (or WAIT refused): the grant is released with the same token (a
@@ -159,7 +162,8 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
  * later commands in its input buffer and runs them the moment the BLPOP
  * returns, so behind runs on the server right after the wake-up (or the
  * timeout), with no client round trip between (issue 30, "Hand-over at the
- * floor"). It is written only when the block ends before the wait's
+ * floor"); behind is n_behind commands, of which only the first one's reply is
+ * kept (the others are its bookkeeping). It is written only when the block ends before the wait's
  * deadline: a call that may be abandoned at the deadline (the connection
  * dropped with the BLPOP in flight) carries nothing, so nothing of ours can
  * run on the server after we left (and the wait then ends anyway: a last
@@ -168,18 +172,19 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
  * = 0 when the call failed: then behind may or may not have run.
  */
 static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
-                                 int64_t block_us, int64_t deadline_ns, const dl_cmd_t *behind, int *behind_sent,
-                                 dl_reply_t *behind_r, int *behind_got, int *popped, long long *value,
-                                 int *abandoned, dl_error_t *err)
+                                 int64_t block_us, int64_t deadline_ns, const dl_cmd_t *behind, size_t n_behind,
+                                 int *behind_sent, dl_reply_t *behind_r, int *behind_got, int *popped,
+                                 long long *value, int *abandoned, dl_error_t *err)
 {
     char secs[32];
     const char *argv[2 + DL_BLOCK_KEYS_MAX];
     size_t argvlen[2 + DL_BLOCK_KEYS_MAX], i;
-    dl_cmd_t cmds[2];
-    dl_reply_t r[2];
+    dl_cmd_t cmds[1 + DL_CARRIED_MAX];
+    dl_reply_t r[1 + DL_CARRIED_MAX];
     dl_status_t st;
 
     if (n < 1 || n > DL_BLOCK_KEYS_MAX) return dl_error_set(err, DL_ERR_ARG, "BLPOP on %zu keys", n);
+    if (!behind || n_behind > DL_CARRIED_MAX) n_behind = 0;
     /* BLPOP takes decimal seconds (Redis >= 6); 0 would mean "forever". Rounded
      * up to whole ms, so a block meant to last to the deadline does. */
     {
@@ -205,11 +210,11 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
         int at_deadline = to_deadline_us <= read_us;
         if (at_deadline) {
             read_us = to_deadline_us > 0 ? to_deadline_us : 1;
-            behind = NULL;
+            n_behind = 0;
         }
-        if (behind) cmds[1] = *behind;
-        if (behind_sent) *behind_sent = behind != NULL;
-        st = dl_pending_call(t, behind ? 2 : 1, cmds, r, DL_TIMEOUT_EXACT(read_us), err);
+        for (i = 0; i < n_behind; i++) cmds[1 + i] = behind[i];
+        if (behind_sent) *behind_sent = n_behind > 0;
+        st = dl_pending_call(t, 1 + n_behind, cmds, r, DL_TIMEOUT_EXACT(read_us), err);
         if (st == DL_ERR_TIMEOUT && at_deadline) {
             *abandoned = 1;   /* the transport dropped the connection: the BLPOP ends with it */
             st = DL_OK;
@@ -224,14 +229,13 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
         } else if (r[0].type != DL_REPLY_NIL) {
             st = dl_unexpected(t, "BLPOP", err);
         }
-        if (behind) {
+        if (n_behind) {
             *behind_r = r[1];   /* ran after the BLPOP, whatever the BLPOP answered */
             *behind_got = 1;
             memset(&r[1], 0, sizeof(r[1]));
         }
     }
-    dl_reply_free(&r[0]);
-    dl_reply_free(&r[1]);
+    for (i = 0; i < 1 + DL_CARRIED_MAX; i++) dl_reply_free(&r[i]);
     return st;
 }
 
@@ -239,8 +243,8 @@ dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const
                             int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
                             dl_error_t *err)
 {
-    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, NULL, NULL, NULL, popped, value, abandoned,
-                         err);
+    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, 0, NULL, NULL, NULL, popped, value,
+                         abandoned, err);
 }
 
 dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
@@ -327,20 +331,59 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
 }
 
 /*
- * What a waiter writes behind its BLPOP (block_on_then), into *sc: default
+ * What a waiter writes behind its BLPOP (block_on_then), into *c: default
  * mode, the attempt that follows every wake-up; fair mode, the refresh to the
  * ttl that a hand-over (granted for the claim) needs when the ttl is longer.
- * NULL: nothing (min_replicas, whose WAIT belongs to a grant's own round trip;
- * a fair ttl within the claim).
+ * The mutex without fencing attempts with plain commands, SET K token NX PX
+ * ttl and ZREM Q token (leaving the waiters, as the acquire script does when
+ * it grants), not the script: a script call costs the server several times
+ * what the two commands do, on the path of every hand-over (docs/decisions.md,
+ * "The wake-up carries the attempt"). A SET that does not take the name has
+ * unregistered us all the same: the script attempt follows at once
+ * (c->plain). Returns the number of commands, 0 for none (min_replicas, whose
+ * WAIT belongs to a grant's own round trip; a fair ttl within the claim).
  */
-static const dl_cmd_t *carried_step(dl_script_call_t *sc, dl_cmd_t *cmd, const dl_primitive_t *prim,
-                                    const dl_lease_t *lease)
+typedef struct dl_carried {
+    dl_script_call_t sc;
+    const char *set_argv[6], *zrem_argv[3];
+    size_t set_len[6], zrem_len[3];
+    char ttl[24];
+    dl_cmd_t cmds[DL_CARRIED_MAX];
+    int plain;
+} dl_carried_t;
+
+static size_t carried_step(dl_carried_t *c, const dl_primitive_t *prim, const dl_lease_t *lease)
 {
-    if (dl_replicas_wanted(lease)) return NULL;
-    if (prim->wake != DL_WAKE_OWN) *cmd = dl_script_command(sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
-    else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) *cmd = dl_script_command(sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
-    else return NULL;
-    return cmd;
+    c->plain = 0;
+    if (dl_replicas_wanted(lease)) return 0;
+    if (prim->plain && !lease->fencing) {
+        c->set_argv[0] = "SET"; c->set_len[0] = 3;
+        c->set_argv[1] = lease->key; c->set_len[1] = lease->key_len;
+        c->set_argv[2] = lease->token; c->set_len[2] = lease->token_len;
+        c->set_argv[3] = "NX"; c->set_len[3] = 2;
+        c->set_argv[4] = "PX"; c->set_len[4] = 2;
+        c->set_argv[5] = c->ttl; c->set_len[5] = dl_cmd_int(c->ttl, lease->ttl_ms);
+        c->zrem_argv[0] = "ZREM"; c->zrem_len[0] = 4;
+        c->zrem_argv[1] = lease->waiters_key; c->zrem_len[1] = lease->waiters_key_len;
+        c->zrem_argv[2] = lease->token; c->zrem_len[2] = lease->token_len;
+        c->cmds[0].argc = 6; c->cmds[0].argv = c->set_argv; c->cmds[0].argvlen = c->set_len;
+        c->cmds[1].argc = 3; c->cmds[1].argv = c->zrem_argv; c->cmds[1].argvlen = c->zrem_len;
+        c->plain = 1;
+        return 2;
+    }
+    if (prim->wake != DL_WAKE_OWN) c->cmds[0] = dl_script_command(&c->sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
+    else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) c->cmds[0] = dl_script_command(&c->sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
+    else return 0;
+    return 1;
+}
+
+/* The reply of a carried SET NX PX: granted (OK) or not (nil). */
+static dl_status_t judge_carried_set(const dl_transport_t *t, const dl_reply_t *r, int *acquired, dl_error_t *err)
+{
+    if (r->type == DL_REPLY_STATUS) *acquired = 1;
+    else if (r->type == DL_REPLY_NIL) *acquired = 0;
+    else return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET", err) : dl_unexpected(t, "SET", err);
+    return DL_OK;
 }
 
 /* The reply of an acquire attempt carried behind a BLPOP (not NOSCRIPT). */
@@ -368,6 +411,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int registered = 0;   /* a script attempt entered us as a waiter: cancel when giving up */
     int can_block = 1;
     int carried = 0;            /* the attempt after the last BLPOP ran behind it: carried_r is its reply */
+    int carried_plain = 0;      /* ... and it was the plain SET (carried_step) */
+    int script_now = 0;         /* a carried SET did not take the name: the script next, at once */
     int reconnected = 0;        /* a connection that broke under a carried BLPOP was replaced once */
     dl_reply_t carried_r;
     int64_t carried_since_ns = 0;
@@ -393,7 +438,9 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         if (carried) {
             /* Its grant may date from the BLPOP's send time, for all we know. */
             sent_ns = carried_since_ns;
-            st = judge_carried(t, lease, prim->acquire, &carried_r, &acquired, &holder_pttl_ms, err);
+            st = carried_plain ? judge_carried_set(t, &carried_r, &acquired, err)
+                               : judge_carried(t, lease, prim->acquire, &carried_r, &acquired, &holder_pttl_ms, err);
+            script_now = carried_plain && st == DL_OK && !acquired;
             dl_reply_free(&carried_r);
             carried = 0;
         } else {
@@ -434,8 +481,9 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
             break;
         }
-        if (!by_script) {
+        if (!by_script || script_now) {
             by_script = 1;   /* the SET found it taken: the script next, at once (it registers us) */
+            script_now = 0;
             continue;
         }
         if (can_block) {
@@ -444,17 +492,16 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             long long value = 0;
             size_t wake_len;
             const char *wake = dl_primitive_wake_key(lease, &wake_len);
-            dl_script_call_t sc;
-            dl_cmd_t behind_cmd;
-            const dl_cmd_t *behind;
+            dl_carried_t behind;
+            size_t n_behind;
             dl_reply_t behind_r;
             if (block_us < 1000) {
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            behind = carried_step(&sc, &behind_cmd, prim, lease);
-            st = block_on_then(t, 1, &wake, &wake_len, block_us, deadline_ns, behind, &behind_sent, &behind_r,
-                               &behind_got, &popped, &value, &abandoned, err);
+            n_behind = carried_step(&behind, prim, lease);
+            st = block_on_then(t, 1, &wake, &wake_len, block_us, deadline_ns, behind.cmds, n_behind, &behind_sent,
+                               &behind_r, &behind_got, &popped, &value, &abandoned, err);
             if (behind_got && prim->wake == DL_WAKE_OWN) {
                 if (behind_r.type == DL_REPLY_INTEGER) carried_extended = behind_r.integer == 1;
                 dl_reply_free(&behind_r);   /* not popped: a 0, or a hand-over the next attempt finds */
@@ -462,6 +509,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 dl_reply_free(&behind_r);   /* not run (empty script cache): the next attempt sends the text */
             } else if (behind_got) {
                 carried = 1;
+                carried_plain = behind.plain;
                 carried_r = behind_r;
                 carried_since_ns = blocked_ns;
             }
