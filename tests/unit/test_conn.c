@@ -447,6 +447,64 @@ static void test_timeout_classified_and_connection_dropped(void **state)
     dl_conn_free(c);
 }
 
+/* A server that answers HELLO with an error (a server before 6.0: nothing
+ * native), then sends the first half of a bulk reply and stalls. */
+struct half_server { int lfd; int stall_ms; };
+
+static void *half_server_run(void *arg)
+{
+    struct half_server *h = arg;
+    char buf[4096];
+    int fd = accept(h->lfd, NULL, NULL);
+    if (fd < 0) return NULL;
+    if (read(fd, buf, sizeof(buf)) > 0) {   /* HELLO and ECHO, written together */
+        static const char out[] = "-ERR unknown command 'HELLO'\r\n$10\r\nhello";
+        if (write(fd, out, sizeof(out) - 1) < 0) { /* the client's test fails on its own */ }
+    }
+    dl_clock_sleep_us((int64_t)h->stall_ms * 1000);
+    close(fd);
+    return NULL;
+}
+
+/* A reply cut short: the call waits for the rest no longer than its exact
+ * read timeout (or bound), though the socket's own timeout (the configured
+ * one, 5 s) is far longer: every read after a partial reply waits in poll
+ * first (dl_conn.c, next_reply), not in a read() bounded by SO_RCVTIMEO. */
+static void test_reply_cut_short_ends_at_the_deadline(void **state)
+{
+    struct half_server h;
+    struct sockaddr_in a;
+    socklen_t alen = sizeof(a);
+    pthread_t th;
+    dl_conn_t *c;
+    dl_reply_t r;
+    dl_error_t err;
+    int64_t t0, el;
+    (void)state;
+
+    h.lfd = socket(AF_INET, SOCK_STREAM, 0);
+    h.stall_ms = 3000;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(h.lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+    assert_int_equal(listen(h.lfd, 1), 0);
+    assert_int_equal(getsockname(h.lfd, (struct sockaddr *)&a, &alen), 0);
+    assert_int_equal(pthread_create(&th, NULL, half_server_run, &h), 0);
+
+    c = conn_for("redis://127.0.0.1:%d?timeout=5", ntohs(a.sin_port));
+    t0 = dl_clock_now_ns();
+    assert_int_equal(cmd(c, &r, DL_TIMEOUT_EXACT(300000), &err, 2, "ECHO", "hello"), DL_ERR_TIMEOUT);
+    el = dl_clock_now_ns() - t0;
+    dl_reply_free(&r);
+    assert_true(el >= 290000000);
+    assert_true(el < 2000000000);   /* far from the socket's 5 s (and the server's 3 s stall) */
+    assert_int_equal(dl_conn_is_connected(c), 0);
+    dl_conn_free(c);
+    pthread_join(th, NULL);
+    close(h.lfd);
+}
+
 /* ---- fork ------------------------------------------------------------ */
 
 static void test_fork_child_reconnects(void **state)
@@ -2426,6 +2484,7 @@ int main(void)
         cmocka_unit_test(test_unix_socket_missing),
         cmocka_unit_test(test_auth),
         cmocka_unit_test(test_timeout_classified_and_connection_dropped),
+        cmocka_unit_test(test_reply_cut_short_ends_at_the_deadline),
         cmocka_unit_test(test_fork_child_reconnects),
         cmocka_unit_test(test_script_digests_match_server),
         cmocka_unit_test(test_lock_cycle_binary_and_noscript),

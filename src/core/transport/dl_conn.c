@@ -39,7 +39,7 @@ struct dl_conn {
     dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
     unsigned caps;         /* DL_CAP_* of the server of ctx; 0: not asked yet */
     unsigned caps_kept;    /* caps of a connection we dropped ourselves at a wait's deadline
-                            * (await_input): the server did not go away, so the reconnect to
+                            * (poll_input): the server did not go away, so the reconnect to
                             * the same address takes them instead of asking HELLO again; 0: none */
 #ifdef DL_HAVE_TLS
     dl_tls_t *tls;         /* rediss://: the TLS context, made at the first connect, kept for reconnects */
@@ -51,6 +51,7 @@ struct dl_conn {
     int64_t connect_deadline_ns; /* ... which has until then (monotonic) */
     int64_t read_timeout_us;     /* the read timeout of the call under way (for messages) */
     int bounded;                 /* the call's bound (dl_call_bound_t) cut the read timeout short */
+    int sock_timeout_changed;    /* the call set SO_RCVTIMEO/SO_SNDTIMEO: put the configured one back */
 };
 
 /*
@@ -124,6 +125,7 @@ void dl_conn_close(dl_conn_t *c)
     c->connecting = 0;
     c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
     c->bounded = 0;
+    c->sock_timeout_changed = 0;
 }
 
 void dl_conn_abandon(dl_conn_t *c)
@@ -641,21 +643,21 @@ static dl_status_t fail_readonly(dl_conn_t *c, dl_error_t *err)
 dl_transport_t dl_conn_transport(dl_conn_t *c);
 
 /*
- * For a call with an exact read timeout (DL_TIMEOUT_EXACT, a wait's deadline):
- * waits with dl_platform_poll until input is there or deadline_ns (monotonic)
- * passes. SO_RCVTIMEO alone counts in the kernel's timer ticks (4 ms at HZ 250,
- * seen here as 5-6 ms late); ppoll's timer is precise to tens of µs (poll's, where
- * there is no ppoll, to the millisecond, rounded up). Bytes already
- * buffered need no wait. TLS connections keep SO_RCVTIMEO alone: OpenSSL may
- * hold decrypted bytes that the socket does not show. Returns DL_OK, or
+ * For a call with a deadline (DL_TIMEOUT_EXACT, a wait's deadline, or the
+ * call's bound): waits with dl_platform_poll until input is there or
+ * deadline_ns (monotonic) passes; next_reply calls it before every read() that
+ * hiredis's buffer cannot answer. SO_RCVTIMEO alone counts in the kernel's
+ * timer ticks (4 ms at HZ 250, seen here as 5-6 ms late); ppoll's timer is
+ * precise to tens of µs (poll's, where there is no ppoll, to the millisecond,
+ * rounded up). TLS connections keep SO_RCVTIMEO alone: OpenSSL may hold
+ * decrypted bytes that the socket does not show. Returns DL_OK, or
  * DL_ERR_TIMEOUT after dropping the connection.
  */
-static dl_status_t await_input(dl_conn_t *c, int64_t deadline_ns, const char *during, dl_error_t *err)
+static dl_status_t poll_input(dl_conn_t *c, int64_t deadline_ns, const char *during, dl_error_t *err)
 {
     struct pollfd pfd;
     int rc;
     unsigned caps;
-    if (c->cfg.tls || c->ctx->reader->pos < c->ctx->reader->len) return DL_OK;
     pfd.fd = c->ctx->fd;
     pfd.events = POLLIN;
     do {
@@ -690,20 +692,43 @@ static dl_status_t flush_output(dl_conn_t *c, dl_error_t *err)
     return DL_OK;
 }
 
-/* Reads the next reply into out. A transport failure (fail_ctx), READONLY on a
- * resolved (Sentinel) connection, and a reply that cannot be converted each
- * drop the connection. */
-static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, const char *during, dl_error_t *err)
+/*
+ * The next reply, as hiredis builds it. With a deadline on a plain (not TLS)
+ * connection, every read() waits in poll_input first, a reply cut short
+ * included: the socket's SO_RCVTIMEO is never what bounds the wait, so a call
+ * need not set it (two setsockopt() before and two after each call, on the
+ * path of every hand-over: docs/decisions.md, "The wake-up carries the
+ * attempt"). Without one (or on TLS, where OpenSSL may hold bytes the socket
+ * does not show), redisGetReply and the socket's timeouts, as set by the call.
+ */
+static dl_status_t next_reply(dl_conn_t *c, int64_t deadline_ns, redisReply **r, const char *during, dl_error_t *err)
+{
+    dl_status_t st;
+    *r = NULL;
+    if (!deadline_ns || c->cfg.tls) {
+        errno = 0;
+        if (redisGetReply(c->ctx, (void **)r) != REDIS_OK) return fail_ctx(c, errno, during, err);
+        return DL_OK;
+    }
+    for (;;) {
+        errno = 0;
+        if (redisGetReplyFromReader(c->ctx, (void **)r) != REDIS_OK) return fail_ctx(c, errno, during, err);
+        if (*r) return DL_OK;
+        if ((st = poll_input(c, deadline_ns, during, err)) != DL_OK) return st;
+        errno = 0;
+        if (redisBufferRead(c->ctx) != REDIS_OK) return fail_ctx(c, errno, during, err);
+    }
+}
+
+/* Reads the next reply into out (deadline_ns: as next_reply). A transport
+ * failure (fail_ctx), READONLY on a resolved (Sentinel) connection, and a
+ * reply that cannot be converted each drop the connection. */
+static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, int64_t deadline_ns, const char *during, dl_error_t *err)
 {
     redisReply *r = NULL;
     dl_status_t st;
-    int saved_errno;
 
-    errno = 0;
-    if (redisGetReply(c->ctx, (void **)&r) != REDIS_OK) {
-        saved_errno = errno;
-        return fail_ctx(c, saved_errno, during, err);
-    }
+    if ((st = next_reply(c, deadline_ns, &r, during, err)) != DL_OK) return st;
     if (c->resolve && is_readonly(r)) {
         freeReplyObject(r);
         return fail_readonly(c, err);
@@ -758,7 +783,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     dl_conn_t *c = impl;
     size_t i;
     dl_status_t st;
-    int saved_errno, probe, bounded = 0;
+    int probe, bounded = 0;
     int64_t read_us, deadline_ns = 0;
 
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
@@ -781,7 +806,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     dl_call_bound_started(0);
     /* The read timeout: the configured one (extended for a blocking command), or
      * exactly -extra_timeout_us; never past the call's bound (dl_clock.h), which
-     * is then enforced like an exact one, by dl_platform's wait (await_input). */
+     * is then enforced like an exact one, by dl_platform's wait (next_reply). */
     read_us = extra_timeout_us < 0 ? -extra_timeout_us : c->cfg.timeout_us + extra_timeout_us;
     read_us = clip_to_bound(read_us, &bounded);
     if (read_us <= 0) {
@@ -792,9 +817,15 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     }
     if (extra_timeout_us < 0 || bounded) deadline_ns = dl_clock_now_ns() + read_us * 1000;
     c->bounded = bounded;
-    if (read_us != c->cfg.timeout_us) {
-        c->read_timeout_us = read_us;
+    c->read_timeout_us = read_us;
+    /* With a deadline every read waits in poll_input (next_reply); the socket's
+     * timeouts matter only without one, or on TLS. The writes keep the
+     * configured SO_SNDTIMEO: a call writes into an empty send buffer (the
+     * previous call read all its replies, or its connection was dropped), and
+     * no call writes more than the buffer holds. */
+    if (read_us != c->cfg.timeout_us && (!deadline_ns || c->cfg.tls)) {
         redisSetTimeout(c->ctx, us_to_tv(read_us));
+        c->sock_timeout_changed = 1;
     }
     /* The first call on a connection asks what the server is, in the same
      * round trip: HELLO goes first and its reply is read first. */
@@ -808,12 +839,8 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     if (deadline_ns && (st = flush_output(c, err)) != DL_OK) return st;
     if (probe) {
         redisReply *h = NULL;
-        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
         errno = 0;
-        if (redisGetReply(c->ctx, (void **)&h) != REDIS_OK) {
-            saved_errno = errno;
-            return fail_ctx(c, saved_errno, "while reading the reply", err);
-        }
+        if ((st = next_reply(c, deadline_ns, &h, "while reading the reply", err)) != DL_OK) return st;
         if (is_noauth(h)) {
             /* Nothing of the call ran: the server refuses an unauthenticated client. */
             freeReplyObject(h);
@@ -826,14 +853,14 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         freeReplyObject(h);
     }
     for (i = 0; i < n; i++) {
-        if (deadline_ns && (st = await_input(c, deadline_ns, "while reading the reply", err)) != DL_OK) return st;
-        st = read_reply(c, &replies[i], "while reading the reply", err);
+        st = read_reply(c, &replies[i], deadline_ns, "while reading the reply", err);
         if (st != DL_OK) return st;
     }
-    if (c->read_timeout_us != 0) {
+    if (c->sock_timeout_changed) {
         redisSetTimeout(c->ctx, us_to_tv(c->cfg.timeout_us));
-        c->read_timeout_us = 0;
+        c->sock_timeout_changed = 0;
     }
+    c->read_timeout_us = 0;
     c->bounded = 0;
     c->calls++;
     dl_obs_round_trip(c->endpoint);   /* an observer's facts (dl_obs.h): no-op unless armed */
@@ -884,15 +911,16 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
     }
     /* Owed replies read at the start of a call count against its bound. */
     if (dl_call_bound_current()) {
-        int64_t left = dl_call_bound_left_us();
+        int64_t left = dl_call_bound_left_us(), deadline_ns;
         dl_status_t st;
         c->bounded = 1;
         if (left <= 0) left = 0;
-        st = await_input(c, dl_clock_now_ns() + left * 1000, "while reading a deferred reply", err);
+        deadline_ns = dl_clock_now_ns() + left * 1000;
+        st = read_reply(c, reply, deadline_ns, "while reading a deferred reply", err);
         c->bounded = 0;
-        if (st != DL_OK) return st;
+        return st;
     }
-    return read_reply(c, reply, "while reading a deferred reply", err);
+    return read_reply(c, reply, 0, "while reading a deferred reply", err);
 }
 
 /* Input waiting: bytes hiredis has buffered, or a readable socket (data or
