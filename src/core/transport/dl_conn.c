@@ -777,6 +777,20 @@ static int is_noauth(const redisReply *r)
     return r->type == REDIS_REPLY_ERROR && r->len >= 6 && memcmp(r->str, "NOAUTH", 6) == 0;
 }
 
+/* A write no socket send buffer refuses when empty (conn_call). */
+#define DL_SMALL_WRITE 8192
+
+/* About what n commands take on the wire (RESP: the arguments and their headers). */
+static size_t cmds_bytes(size_t n, const dl_cmd_t *cmds)
+{
+    size_t i, bytes = 0;
+    int j;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < cmds[i].argc; j++) bytes += cmds[i].argvlen[j] + 16;
+    }
+    return bytes;
+}
+
 static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_t *replies,
                              int64_t extra_timeout_us, dl_error_t *err)
 {
@@ -819,11 +833,12 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     c->bounded = bounded;
     c->read_timeout_us = read_us;
     /* With a deadline every read waits in poll_input (next_reply); the socket's
-     * timeouts matter only without one, or on TLS. The writes keep the
-     * configured SO_SNDTIMEO: a call writes into an empty send buffer (the
-     * previous call read all its replies, or its connection was dropped), and
-     * no call writes more than the buffer holds. */
-    if (read_us != c->cfg.timeout_us && (!deadline_ns || c->cfg.tls)) {
+     * timeouts matter only without one, on TLS, or for a write that may not fit
+     * the socket's send buffer (which a call finds empty: the previous call
+     * read all its replies, or its connection was dropped; Linux starts it at
+     * 16 KiB): the write of a large call (a release of hundreds of leases) may
+     * block on a stalled server, and SO_SNDTIMEO bounds it by what is left. */
+    if (read_us != c->cfg.timeout_us && (!deadline_ns || c->cfg.tls || cmds_bytes(n, cmds) > DL_SMALL_WRITE)) {
         redisSetTimeout(c->ctx, us_to_tv(read_us));
         c->sock_timeout_changed = 1;
     }
