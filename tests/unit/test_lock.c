@@ -1445,6 +1445,51 @@ static void test_acquire_carried_set_taken_registers_again(void **state)
     dl_lease_free(l);
 }
 
+/* What the plain commands behind the BLPOP answer beyond OK/nil: an error
+ * reply to the SET is the server's error (the wait ends with it); an error
+ * reply to the ZREM leaves the lease granted, and the cancel takes our entry
+ * out of the waiters. On a Cluster the script is carried instead (a slot in
+ * migration would run the SET and ZREM where the BLPOP is redirected from). */
+static void test_acquire_carried_set_replies_and_cluster(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    size_t base;
+
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_ERR("ERR something refused"), RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_SERVER);
+    assert_int_equal(res.acquired, 0);
+    assert_non_null(strstr(err.msg, "SET"));
+    assert_int_equal(f->ncalls, 3);
+
+    base = f->ncalls;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_ERR("ERR something refused"));
+    push_ok(f, RP_INT(0));   /* the cancel */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls - base, 4);
+    expect_carried_set(&f->calls[base + 2], l, "1500");
+    expect_cancel(&f->calls[base + 3].cmd[0], 0, l);
+
+    base = f->ncalls;
+    f->caps = DL_CAP_KNOWN | DL_CAP_CLUSTER;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->calls[base + 2].n, 2);
+    expect_acquire(&f->calls[base + 2].cmd[1], 0, l, "1500", "0", "3000");
+    dl_lease_free(l);
+}
+
 /* A grant carried behind a long block: validity counted from the BLPOP's send
  * time would lose more than a tenth of the TTL, so one refresh counts it from
  * its own send time. */
@@ -3646,6 +3691,7 @@ int main(void)
         T(test_acquire_wait_granted_at_once),
         T(test_acquire_wake_carries_the_attempt),
         T(test_acquire_carried_set_taken_registers_again),
+        T(test_acquire_carried_set_replies_and_cluster),
         T(test_acquire_carried_grant_after_long_block_refreshed),
         T(test_acquire_block_time_from_pttl),
         T(test_acquire_block_capped_by_time_left),

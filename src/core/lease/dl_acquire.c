@@ -163,7 +163,8 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
  * returns, so behind runs on the server right after the wake-up (or the
  * timeout), with no client round trip between (issue 30, "Hand-over at the
  * floor"); behind is n_behind commands, of which only the first one's reply is
- * kept (the others are its bookkeeping). It is written only when the block ends before the wait's
+ * kept (the others are its bookkeeping: *behind_rest_err = 1 when one of them
+ * answered an error). It is written only when the block ends before the wait's
  * deadline: a call that may be abandoned at the deadline (the connection
  * dropped with the BLPOP in flight) carries nothing, so nothing of ours can
  * run on the server after we left (and the wait then ends anyway: a last
@@ -173,8 +174,8 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
  */
 static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
                                  int64_t block_us, int64_t deadline_ns, const dl_cmd_t *behind, size_t n_behind,
-                                 int *behind_sent, dl_reply_t *behind_r, int *behind_got, int *popped,
-                                 long long *value, int *abandoned, dl_error_t *err)
+                                 int *behind_sent, dl_reply_t *behind_r, int *behind_got, int *behind_rest_err,
+                                 int *popped, long long *value, int *abandoned, dl_error_t *err)
 {
     char secs[32];
     const char *argv[2 + DL_BLOCK_KEYS_MAX];
@@ -202,6 +203,7 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
     cmds[0].argc = (int)(n + 2); cmds[0].argv = argv; cmds[0].argvlen = argvlen;
     memset(r, 0, sizeof(r));
     if (behind_got) *behind_got = 0;
+    if (behind_rest_err) *behind_rest_err = 0;
     *popped = 0;
     *abandoned = 0;
     {
@@ -233,6 +235,9 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
             *behind_r = r[1];   /* ran after the BLPOP, whatever the BLPOP answered */
             *behind_got = 1;
             memset(&r[1], 0, sizeof(r[1]));
+            for (i = 2; i <= n_behind; i++) {
+                if (r[i].type == DL_REPLY_ERROR && behind_rest_err) *behind_rest_err = 1;
+            }
         }
     }
     for (i = 0; i < 1 + DL_CARRIED_MAX; i++) dl_reply_free(&r[i]);
@@ -243,7 +248,7 @@ dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const
                             int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
                             dl_error_t *err)
 {
-    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, 0, NULL, NULL, NULL, popped, value,
+    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, 0, NULL, NULL, NULL, NULL, popped, value,
                          abandoned, err);
 }
 
@@ -340,7 +345,11 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  * what the two commands do, on the path of every hand-over (docs/decisions.md,
  * "The wake-up carries the attempt"). A SET that does not take the name has
  * unregistered us all the same: the script attempt follows at once
- * (c->plain). Returns the number of commands, 0 for none (min_replicas, whose
+ * (c->plain). Not on a Cluster: while the name's slot migrates, the source
+ * node answers the BLPOP with ASK (its wake list is absent) but runs the SET
+ * and the ZREM (its K and Q are there), and the BLPOP, sent again to the
+ * target, would block with us out of the waiters; the script is refused
+ * there (TRYAGAIN: some of its keys are missing) and leaves us in. Returns the number of commands, 0 for none (min_replicas, whose
  * WAIT belongs to a grant's own round trip; a fair ttl within the claim).
  */
 typedef struct dl_carried {
@@ -352,11 +361,12 @@ typedef struct dl_carried {
     int plain;
 } dl_carried_t;
 
-static size_t carried_step(dl_carried_t *c, const dl_primitive_t *prim, const dl_lease_t *lease)
+static size_t carried_step(dl_carried_t *c, const dl_transport_t *t, const dl_primitive_t *prim,
+                           const dl_lease_t *lease)
 {
     c->plain = 0;
     if (dl_replicas_wanted(lease)) return 0;
-    if (prim->plain && !lease->fencing) {
+    if (prim->plain && !lease->fencing && !(t->caps && (t->caps(t->impl) & DL_CAP_CLUSTER))) {
         c->set_argv[0] = "SET"; c->set_len[0] = 3;
         c->set_argv[1] = lease->key; c->set_len[1] = lease->key_len;
         c->set_argv[2] = lease->token; c->set_len[2] = lease->token_len;
@@ -488,7 +498,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         }
         if (can_block) {
             int64_t block_us = dl_block_time_us(remaining_us, holder_pttl_ms), blocked_ns = dl_clock_now_ns();
-            int popped = 0, abandoned = 0, behind_sent = 0, behind_got = 0, carried_extended = -1;
+            int popped = 0, abandoned = 0, behind_sent = 0, behind_got = 0, behind_rest_err = 0, carried_extended = -1;
             long long value = 0;
             size_t wake_len;
             const char *wake = dl_primitive_wake_key(lease, &wake_len);
@@ -499,9 +509,12 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            n_behind = carried_step(&behind, prim, lease);
+            n_behind = carried_step(&behind, t, prim, lease);
             st = block_on_then(t, 1, &wake, &wake_len, block_us, deadline_ns, behind.cmds, n_behind, &behind_sent,
-                               &behind_r, &behind_got, &popped, &value, &abandoned, err);
+                               &behind_r, &behind_got, &behind_rest_err, &popped, &value, &abandoned, err);
+            /* The ZREM behind a carried SET refused (nothing known can cause it):
+             * leave the waiters by the cancel, so our entry wakes nobody for us. */
+            if (behind_rest_err) run_quietly(t, prim->cancel, lease, 0);
             if (behind_got && prim->wake == DL_WAKE_OWN) {
                 if (behind_r.type == DL_REPLY_INTEGER) carried_extended = behind_r.integer == 1;
                 dl_reply_free(&behind_r);   /* not popped: a 0, or a hand-over the next attempt finds */

@@ -22,9 +22,11 @@ int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
 /*
  * The native release: DELIFEQ K token and EXISTS Q in one round trip. A waiter
  * registers (ZADD Q, in the acquire script) atomically with its SET NX finding
- * the key taken, so a waiter that can need waking is in Q before DELIFEQ runs:
- * EXISTS after it cannot miss one (one that comes after DELIFEQ finds the key
- * free and takes it). *v = DELIFEQ's 1 or 0; *waiters = EXISTS Q. *refused = 1
+ * the key taken, and runs that script before it blocks again whenever a plain
+ * SET behind its BLPOP found the key taken (dl_acquire.c, carried_step), so a
+ * waiter that can need waking is in Q before DELIFEQ runs: EXISTS after it
+ * cannot miss one (one that comes after DELIFEQ finds the key free and takes
+ * it). *v = DELIFEQ's 1 or 0; *waiters = EXISTS Q. *refused = 1
  * when an ACL does not let this user run DELIFEQ (the caller uses the script);
  * K not a string (WRONGTYPE: a semaphore's or a foreign ZSET) is *v = 0, and
  * the caller asks the script why.

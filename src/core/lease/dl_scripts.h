@@ -112,8 +112,9 @@
  * in Q (an entry whose expiry is after now: ZCOUNT, O(log n)) is a wake token
  * pushed; W holds at most one (LTRIM, needed only when one was there already)
  * and expires. Redis serves blocked BLPOP clients in arrival order: the
- * longest waiter wakes. Expired entries are left to the next registration
- * (DL_SCRIPT_ACQUIRE) and to Q's own TTL: this script runs on every hand-over,
+ * longest waiter wakes. Expired entries are left to the next registration by
+ * DL_SCRIPT_ACQUIRE (the cancel and the multi-lock's release prune too) and
+ * to Q's own TTL: this script runs on every hand-over,
  * and each call a script makes costs the server about a microsecond beyond the
  * command itself (docs/decisions.md, "The wake-up carries the attempt"). K held
  * under another kind: DLKIND.

@@ -465,7 +465,8 @@ static dl_status_t cl_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_reply_
 
 /* ---- capabilities ---------------------------------------------------- */
 
-/* The capabilities every master of the map has; 0 while any master's are not known. */
+/* The capabilities every master of the map has (none while any master's are not
+ * known), and always DL_CAP_CLUSTER. */
 static unsigned cl_caps(void *impl)
 {
     dl_cluster_t *c = impl;
@@ -474,7 +475,7 @@ static unsigned cl_caps(void *impl)
     int any = 0;
     if (!c->serves && c->map.nnodes) {
         c->serves = calloc(c->map.nnodes, 1);
-        if (!c->serves) return 0;
+        if (!c->serves) return DL_CAP_CLUSTER;
         for (i = 0; i < DL_SLOTS; i++) {
             if (c->map.owner[i] != DL_SLOT_NONE) c->serves[c->map.owner[i]] = 1;
         }
@@ -483,13 +484,13 @@ static unsigned cl_caps(void *impl)
         int k = i < c->conn_of_len ? c->conn_of[i] : -1;
         unsigned caps;
         if (!c->serves[i]) continue;
-        if (k < 0 || !c->conns[k]->t.caps) return 0;
+        if (k < 0 || !c->conns[k]->t.caps) return DL_CAP_CLUSTER;
         caps = c->conns[k]->t.caps(c->conns[k]->t.impl);
-        if (!(caps & DL_CAP_KNOWN)) return 0;
+        if (!(caps & DL_CAP_KNOWN)) return DL_CAP_CLUSTER;
         all &= caps;
         any = 1;
     }
-    return any ? all : 0;
+    return (any ? all : 0) | DL_CAP_CLUSTER;
 }
 
 static void cl_caps_clear(void *impl, unsigned bits)

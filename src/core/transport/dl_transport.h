@@ -70,6 +70,9 @@ typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 #define DL_CAP_KNOWN 1u        /* the server was asked (HELLO) */
 #define DL_CAP_NATIVE_CAD 2u   /* DELIFEQ and SET ... IFEQ: a native compare-and-delete/-refresh (Valkey >= 9.0) */
 #define DL_CAP_SET_GET 4u      /* SET ... NX GET: the old value of a key SET NX did not take (Redis >= 7.0, Valkey) */
+#define DL_CAP_CLUSTER 8u      /* not the server's: the transport is a Redis Cluster, which routes a
+                                * pipeline's commands one by one, so while a slot migrates some may
+                                * run where another was redirected from (ASK); set, known or not */
 
 typedef struct dl_transport {
     /*
