@@ -349,8 +349,9 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  * node answers the BLPOP with ASK (its wake list is absent) but runs the SET
  * and the ZREM (its K and Q are there), and the BLPOP, sent again to the
  * target, would block with us out of the waiters; the script is refused
- * there (TRYAGAIN: some of its keys are missing) and leaves us in. Returns the number of commands, 0 for none (min_replicas, whose
- * WAIT belongs to a grant's own round trip; a fair ttl within the claim).
+ * there (TRYAGAIN: some of its keys are missing) and leaves us in. Returns
+ * the number of commands, 0 for none (min_replicas, whose WAIT belongs to a
+ * grant's own round trip; a fair ttl within the claim).
  */
 typedef struct dl_carried {
     dl_script_call_t sc;
