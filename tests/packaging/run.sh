@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/packaging/run.sh — the glue's call graph has no cycle
-# (tests/packaging/glue-graph.sh, on the build's objects); and `pecl package`
+# (tests/packaging/glue-graph.sh, on the build's objects); one version stated
+# everywhere (scripts/check-version); and `pecl package`
 # of the shipped files (the list in DISTLOCK_SHIPPED_LIST, "role<TAB>path" from
 # scripts/gen-package-xml --list), every one of them in the tarball, pecl's
 # install of it (--packagingroot) into a scratch root (never into the system's PHP), the module it installed loads
@@ -121,6 +122,31 @@ if glue_graph_check; then
     suite_pass "glue: the call graph between src/php files has no cycle"
 else
     suite_fail "glue: the call graph between src/php files (tests/packaging/glue-graph.sh)"
+fi
+
+# One version (scripts/check-version): package.xml, gen-package-xml's template,
+# php_distlock.h, CHANGELOG.md, the docs; no composer.json with a version. It
+# must also fail on a copy of those files whose php_distlock.h says another.
+version_check() {
+    local vc="$DISTLOCK_LOG_DIR/check-version" f
+    if ! "$PHP" scripts/check-version >"$vc.log" 2>&1; then
+        sed 's/^/  | /' "$vc.log"; return 1
+    fi
+    rm -rf "$vc" && mkdir -p "$vc/root/scripts"
+    for f in package.xml php_distlock.h CHANGELOG.md README.md RELEASING.md composer.json docs integrations; do
+        [ -e "$f" ] && cp -r "$f" "$vc/root/"
+    done
+    cp scripts/gen-package-xml "$vc/root/scripts/"
+    sed -i -E 's/^(#define PHP_DISTLOCK_VERSION ")[^"]*"/\19.9.9"/' "$vc/root/php_distlock.h"
+    if "$PHP" scripts/check-version "$vc/root" >"$vc/other.log" 2>&1 || ! grep -q 'php_distlock.h: PHP_DISTLOCK_VERSION is "9.9.9"' "$vc/other.log"; then
+        note "check-version did not see php_distlock.h's 9.9.9:"; sed 's/^/  | /' "$vc/other.log"; return 1
+    fi
+    note "$(cat "$vc.log")"
+}
+if version_check; then
+    suite_pass "version: one version in package.xml, gen-package-xml, php_distlock.h, CHANGELOG.md, the docs"
+else
+    suite_fail "version: not one version (scripts/check-version)"
 fi
 
 extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')
