@@ -3,9 +3,10 @@
  * happens to them at the end of their life (release at request end or with
  * the instance, the watchdog's renewals, loss, detach). The instance (client.c),
  * its handles (lock.c), the helpers and the lost-lease watch all ask the
- * registry; none of them calls another for this. The calls point into the
- * registry only: it calls none of those files (the watchdog's start,
- * php_distlock_watch, is lostwatch.c's; tests/packaging/glue-graph.sh).
+ * registry; none of them calls another for this. The arrows point into the
+ * registry (client.c, lock.c, lostwatch.c -> registry.c), which calls none of
+ * them back, only observer.c (so the watchdog's start, php_distlock_watch, is
+ * lostwatch.c's; tests/packaging/glue-graph.sh keeps the graph free of cycles).
  *
  * An entry is keyed by the lock name for exclusive leases (reentrancy: the
  * same instance locking a name it holds gets another handle on the same
