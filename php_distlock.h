@@ -7,7 +7,7 @@
 
 #include "php.h"
 
-#define PHP_DISTLOCK_VERSION "0.1.0"
+#define PHP_DISTLOCK_VERSION "1.0.0"
 
 extern zend_module_entry distlock_module_entry;
 #define phpext_distlock_ptr &distlock_module_entry

@@ -1,7 +1,8 @@
 /*
  * The DistLock class: configuration, the held-lease table (reentrancy), the
  * request registry (release at request end), and the methods that act on
- * names. Lock handles live in lock.c, the __call helpers in helpers.c.
+ * names. Lock handles live in lock.c, the __call helpers (DistLock::__call
+ * itself included) in helpers.c, which calls in here and never the other way.
  */
 #include "php_distlock_internal.h"
 
@@ -994,19 +995,4 @@ ZEND_METHOD(DistLock, endRequest)
     n = php_distlock_release_all();
     php_distlock_obs_flush();
     RETURN_LONG(n);
-}
-
-ZEND_METHOD(DistLock, __call)
-{
-    php_distlock_client *c;
-    zend_string *method;
-    HashTable *args;
-
-    ZEND_PARSE_PARAMETERS_START(2, 2)
-        Z_PARAM_STR(method)
-        Z_PARAM_ARRAY_HT(args)
-    ZEND_PARSE_PARAMETERS_END();
-
-    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
-    php_distlock_call_helper(c, method, args, return_value);
 }

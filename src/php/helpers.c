@@ -9,6 +9,10 @@
  * The prefixes match case-insensitively (PHP method names do), so
  * unLockAccount works. <Resource> becomes snake_case: "_" before every
  * uppercase letter after the first, then lowercase (CourseSeat -> course_seat).
+ *
+ * DistLock::__call is defined here, not in client.c, so the calls go one way:
+ * helpers.c -> client.c (acquire, release by token), never back
+ * (tests/packaging/glue-graph.sh keeps the glue's call graph free of cycles).
  */
 #include "php_distlock_internal.h"
 
@@ -68,7 +72,7 @@ static bool opt_seconds(const char *func, uint32_t num, const char *argname, zva
     }
 }
 
-void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashTable *args, zval *return_value)
+static void call_helper(php_distlock_client *c, zend_string *method, HashTable *args, zval *return_value)
 {
     helper_kind kind;
     zend_string *resource = parse_method(method, &kind), *name = NULL;
@@ -140,4 +144,19 @@ void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashT
 done:
     if (name) zend_string_release(name);
     zend_string_release(resource);
+}
+
+ZEND_METHOD(DistLock, __call)
+{
+    php_distlock_client *c;
+    zend_string *method;
+    HashTable *args;
+
+    ZEND_PARSE_PARAMETERS_START(2, 2)
+        Z_PARAM_STR(method)
+        Z_PARAM_ARRAY_HT(args)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!(c = php_distlock_this_client(ZEND_THIS))) RETURN_THROWS();
+    call_helper(c, method, args, return_value);
 }

@@ -1,4 +1,12 @@
 /*
+ * The watchdog in the glue: a held lease starts renewing here
+ * (php_distlock_watch, with this thread's lost flag as the lost hook's arg),
+ * and on_lost => 'throw' is implemented here.
+ *
+ * The calls point one way: lostwatch.c -> registry.c (a lost lease is
+ * forgotten there); the registry never calls in here
+ * (tests/packaging/glue-graph.sh keeps the glue's call graph free of cycles).
+ *
  * on_lost => 'throw': a lease that the watchdog finds lost raises
  * DistLock\LockLostException in the running PHP code at the next VM
  * interrupt, within one renewal period of the loss.
@@ -26,10 +34,29 @@ static void on_lost(void *arg)
     zend_atomic_bool_store_ex(f->vm_interrupt, true);
 }
 
-void *php_distlock_lostwatch_arg(void)
+/* The lost hook's arg for a lease this thread registers: its own lost flag. */
+static void *lost_arg(void)
 {
     DISTLOCK_G(lostflag).vm_interrupt = &EG(vm_interrupt);
     return &DISTLOCK_G(lostflag);
+}
+
+bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
+{
+    dl_error_t err;
+    int released;
+    int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
+    if (!c->watchdog) return true;
+    if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
+                        c->on_lost_throw ? lost_arg() : NULL, &h->wd, &err) == DL_OK) {
+        h->owner = c;
+        DISTLOCK_G(watching) = true;
+        return true;
+    }
+    dl_target_release(c->target, h->lease, &released, NULL);
+    h->done = true;
+    php_distlock_throw(&err);
+    return false;
 }
 
 /* The first lease of an on_lost=throw client of this request that the watchdog found lost, or NULL. */

@@ -200,10 +200,14 @@ void php_distlock_stats_array(zval *out);
 /* Releases name if it holds token; returns -1 after throwing, else 0/1. */
 int php_distlock_client_release_token(php_distlock_client *c, zend_string *name, const char *token, size_t token_len);
 
-/* VM interrupt hook for on_lost=throw (lostwatch.c). */
+/* ---- lostwatch.c: the watchdog's start, and the VM interrupt hook for on_lost=throw ---- */
+
+/* Starts renewing held under the watchdog when the client has it on. Throws and
+ * returns false on failure (the lease is then released). */
+bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h);
+
 void php_distlock_lostwatch_minit(void);
 void php_distlock_lostwatch_mshutdown(void);
-void *php_distlock_lostwatch_arg(void);
 
 /* ---- registry.c: the leases each instance holds ----------------------------- */
 
@@ -219,10 +223,6 @@ void php_distlock_held_done(php_distlock_held *h);
 
 /* True when the watchdog found held lost; marks it done and forgets it. */
 bool php_distlock_held_lost(php_distlock_client *c, php_distlock_held *h);
-
-/* Starts renewing held under the watchdog when the client has it on. Throws and
- * returns false on failure (the lease is then released). */
-bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h);
 
 void php_distlock_registry_init(php_distlock_client *c);
 /* Lists held (the registry takes over the caller's reference). */
@@ -264,10 +264,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
 /* Creates a Lock handle on held (taking one reference on held and one on c). */
 void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held);
 
-/* ---- helpers.c ------------------------------------------------------------- */
-
-/* Implements DistLock::__call for lock<Resource>/tryLock<Resource>/unlock<Resource>. */
-void php_distlock_call_helper(php_distlock_client *c, zend_string *method, HashTable *args, zval *return_value);
+/* ---- helpers.c: DistLock::__call (lock<Resource>/tryLock<Resource>/unlock<Resource>) ---- */
 
 /* ---- observer.c: DistLock::addObserver() and DistLock\Event ------------------ */
 

@@ -3,7 +3,10 @@
  * happens to them at the end of their life (release at request end or with
  * the instance, the watchdog's renewals, loss, detach). The instance (client.c),
  * its handles (lock.c), the helpers and the lost-lease watch all ask the
- * registry; none of them calls another for this.
+ * registry; none of them calls another for this. The arrows point into the
+ * registry (client.c, lock.c, lostwatch.c -> registry.c), which calls none of
+ * them back, only observer.c (so the watchdog's start, php_distlock_watch, is
+ * lostwatch.c's; tests/packaging/glue-graph.sh keeps the graph free of cycles).
  *
  * An entry is keyed by the lock name for exclusive leases (reentrancy: the
  * same instance locking a name it holds gets another handle on the same
@@ -103,24 +106,6 @@ bool php_distlock_held_lost(php_distlock_client *c, php_distlock_held *h)
     if (h->done || !h->wd || dl_watchdog_state(h->wd) != DL_RENEW_LOST) return false;
     php_distlock_registry_forget(c, h);  /* counted by the watchdog's stats */
     return true;
-}
-
-bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
-{
-    dl_error_t err;
-    int released;
-    int64_t granted_ns = h->lease->valid_until_ns - h->lease->ttl_ms * 1000000;
-    if (!c->watchdog) return true;
-    if (dl_watchdog_add(dl_target_config(c->target), h->lease, granted_ns, c->max_hold_us,
-                        c->on_lost_throw ? php_distlock_lostwatch_arg() : NULL, &h->wd, &err) == DL_OK) {
-        h->owner = c;
-        DISTLOCK_G(watching) = true;
-        return true;
-    }
-    dl_target_release(c->target, h->lease, &released, NULL);
-    h->done = true;
-    php_distlock_throw(&err);
-    return false;
 }
 
 /* The events of a batch of implicit releases (queued: this runs in free

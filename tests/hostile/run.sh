@@ -5,7 +5,7 @@
 # install into or remove from the system's PHP.
 #
 # Installs system-wide, the way the README says, a distlock of another build:
-# the built distlock.so with its version string patched ("0.1.0" ->
+# the built distlock.so with its version string patched (e.g. "1.0.0" ->
 # "9.9.9", same length), as PHP_EXTENSION_DIR/distlock.so, with
 # /etc/php/<series>/mods-available/distlock.ini (extension=distlock) linked as
 # 20-distlock.ini into every SAPI's conf.d (what phpenmod does). Then:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tests/packaging/run.sh — one check: `pecl package` of the shipped files (the
-# list in DISTLOCK_SHIPPED_LIST, "role<TAB>path" from scripts/gen-package-xml
-# --list), every one of them in the tarball, pecl's install of it (--packagingroot) into a
-# scratch root (never into the system's PHP), the module it installed loads
+# tests/packaging/run.sh — the glue's call graph has no cycle
+# (tests/packaging/glue-graph.sh, on the build's objects); one version stated
+# everywhere (scripts/check-version); and `pecl package`
+# of the shipped files (the list in DISTLOCK_SHIPPED_LIST, "role<TAB>path" from
+# scripts/gen-package-xml --list), every one of them in the tarball, pecl's
+# install of it (--packagingroot) into a scratch root (never into the system's PHP), the module it installed loads
 # from there and prints nothing but its version, and the system's PHP is
 # unchanged afterwards.
 #
@@ -92,6 +94,60 @@ packaging_check() {
     fi
     note "pecl's install ok into $root ($(cd "$root" && find . -type f | grep -vc "^\.$pear/") files, registry included); it loads from there as $out, silently"
 }
+
+# The glue's call graph (tests/packaging/glue-graph.sh) has no cycle: checked on
+# the objects of the test command's build, after the checker has been shown a
+# cycle it must find (two objects that call each other).
+glue_graph_check() {
+    local objs=() dir gg="$DISTLOCK_LOG_DIR/glue-graph"
+    for dir in "$(dirname "$DISTLOCK_SO")/../src/php/.libs" "$(dirname "$DISTLOCK_SO")/../src/php"; do
+        if compgen -G "$dir/*.o" >/dev/null; then objs=("$dir"/*.o); break; fi
+    done
+    [ "${#objs[@]}" -ge 10 ] || { note "glue graph: no src/php objects next to $DISTLOCK_SO (found ${#objs[@]})"; return 1; }
+    rm -rf "$gg" && mkdir -p "$gg"
+    printf 'void b(void);\nvoid a(void) { b(); }\n' >"$gg/a.c"
+    printf 'void a(void);\nvoid b(void) { a(); }\n' >"$gg/b.c"
+    if ! (cd "$gg" && cc -c a.c b.c) >"$gg/cc.log" 2>&1; then
+        note "glue graph: could not compile its self-check"; excerpt "$gg/cc.log" --tail; return 1
+    fi
+    if bash tests/packaging/glue-graph.sh "$gg/a.o" "$gg/b.o" >"$gg/self.txt" 2>&1 || ! grep -q '^cycle' "$gg/self.txt"; then
+        note "glue graph: the checker did not find the cycle a <-> b:"; sed 's/^/  | /' "$gg/self.txt"; return 1
+    fi
+    if ! bash tests/packaging/glue-graph.sh "${objs[@]}" >"$gg/graph.txt" 2>&1; then
+        sed 's/^/  | /' "$gg/graph.txt"; return 1
+    fi
+    note "glue graph: $(grep -c ' -> ' "$gg/graph.txt") arrows between ${#objs[@]} files of src/php, no cycle ($gg/graph.txt)"
+}
+if glue_graph_check; then
+    suite_pass "glue: the call graph between src/php files has no cycle"
+else
+    suite_fail "glue: the call graph between src/php files (tests/packaging/glue-graph.sh)"
+fi
+
+# One version (scripts/check-version): package.xml, gen-package-xml's template,
+# php_distlock.h, CHANGELOG.md, the docs; no composer.json with a version. It
+# must also fail on a copy of those files whose php_distlock.h says another.
+version_check() {
+    local vc="$DISTLOCK_LOG_DIR/check-version" f
+    if ! "$PHP" scripts/check-version >"$vc.log" 2>&1; then
+        sed 's/^/  | /' "$vc.log"; return 1
+    fi
+    rm -rf "$vc" && mkdir -p "$vc/root/scripts"
+    for f in package.xml php_distlock.h CHANGELOG.md README.md RELEASING.md composer.json docs integrations; do
+        [ -e "$f" ] && cp -r "$f" "$vc/root/"
+    done
+    cp scripts/gen-package-xml "$vc/root/scripts/"
+    sed -i -E 's/^(#define PHP_DISTLOCK_VERSION ")[^"]*"/\19.9.9"/' "$vc/root/php_distlock.h"
+    if "$PHP" scripts/check-version "$vc/root" >"$vc/other.log" 2>&1 || ! grep -q 'php_distlock.h: PHP_DISTLOCK_VERSION is "9.9.9"' "$vc/other.log"; then
+        note "check-version did not see php_distlock.h's 9.9.9:"; sed 's/^/  | /' "$vc/other.log"; return 1
+    fi
+    note "$(cat "$vc.log")"
+}
+if version_check; then
+    suite_pass "version: one version in package.xml, gen-package-xml, php_distlock.h, CHANGELOG.md, the docs"
+else
+    suite_fail "version: not one version (scripts/check-version)"
+fi
 
 extdir=$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')
 before=$(system_php_state)
