@@ -16,8 +16,11 @@ $stop = fn() => rl_stop([0, 1, 2, 3, 4]);
 $cont = fn() => rl_cont_all();
 $held = fn($tag, $name) => (bool)array_filter(rl_values("rl12:$tag:$name"));
 try {
-    ob_run($make, $stop, $cont, ob_ops(10.0, false), $timeout);
-    ob_end_request($make, $stop, $cont, $held, [1, 5], $timeout);
+    // a master that failed is skipped for 1 s (DL_QUORUM_DOWN_BACKOFF_US): each call meets them all stalled
+    $backoff = fn() => usleep(1100000);
+    ob_run($make, $stop, $cont, ob_ops(10.0, false), $timeout, $backoff);
+    $backoff();
+    ob_end_request($make, $stop, fn() => [$cont(), $backoff()], $held, [1, 5], $timeout);
     ob_sweep('$d = new DistLock(' . var_export(rl_uris(), true) . ', ' . var_export($opts('sweep'), true) . ');',
              $stop, $cont, $held, 5, $timeout);
 } finally {
@@ -29,7 +32,7 @@ tryLock: within the bound it names (timeout)
 lock(wait: 2): within the bound it names (timeout)
 lock(wait: 0.2): within the bound it names (timeout)
 Lock::release: within the bound it names (timeout)
-release(name, token): within the bound it names (timeout)
+release(name, token): within the bound it names (min(timeout, ttl / 10))
 releaseAll: within the bound it names (timeout)
 Lock::refresh: within the bound it names (timeout)
 refresh(name, token): within the bound it names (timeout)
