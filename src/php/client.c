@@ -46,9 +46,8 @@ static void client_free(zend_object *obj)
     if (c->target) {
         bool was = DISTLOCK_G(queue_only);
         DISTLOCK_G(queue_only) = true;   /* events of these releases: told at the next safe point */
-        php_distlock_registry_release_all(c);
+        php_distlock_registry_release_all(c);   /* settles too: before the connection is pooled or closed */
         DISTLOCK_G(queue_only) = was;
-        dl_target_settle(c->target);   /* before the connection is pooled or closed */
         clients_unlink(c);
         if (c->pool_id) dl_pool_put(c->pool_id, c->target);
         else dl_target_free(c->target);

@@ -240,11 +240,13 @@ void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h);
 /* Releases every lease c still holds (detached ones are not listed), in one
  * pipelined round trip; leases of another process (fork()) are dropped
  * untouched. Errors are counted, never thrown: this runs from destructors,
- * RSHUTDOWN and DistLock::endRequest(). Returns how many it released. */
+ * RSHUTDOWN and DistLock::endRequest(). Then reads every deferred reply c's
+ * connections owe; both within one `timeout` (dl_target_end_request). Returns
+ * how many it released. */
 zend_long php_distlock_registry_release_all(php_distlock_client *c);
 
-/* php_distlock_registry_release_all for every live client of this request,
- * then every deferred reply is read (RSHUTDOWN, DistLock::endRequest()). */
+/* php_distlock_registry_release_all for every live client of this request
+ * (RSHUTDOWN, DistLock::endRequest()). */
 zend_long php_distlock_release_all(void);
 
 /* ---- lock.c ---------------------------------------------------------------- */

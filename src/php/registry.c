@@ -141,7 +141,10 @@ zend_long php_distlock_registry_release_all(php_distlock_client *c)
     pid_t pid = dl_proc_pid();
     php_distlock_obs_op op;
 
-    if (zend_hash_num_elements(&c->held) == 0) return 0;
+    if (zend_hash_num_elements(&c->held) == 0) {
+        dl_target_settle(c->target);   /* deferred replies (a Lock destroyed) are owed all the same */
+        return 0;
+    }
     leases = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*leases), 0);
     held = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*held), 0);
     released = safe_emalloc(zend_hash_num_elements(&c->held), sizeof(*released), 0);
@@ -152,11 +155,14 @@ zend_long php_distlock_registry_release_all(php_distlock_client *c)
         }
         php_distlock_held_done(h);
     } ZEND_HASH_FOREACH_END();
-    if (n > 0) {
+    if (n == 0) {
+        dl_target_settle(c->target);
+    } else {
         dl_error_t err;
         dl_status_t st;
         PHP_DISTLOCK_OBS_BEGIN(&op);
-        st = dl_target_release_many(c->target, n, leases, released, &err);
+        /* The releases and the owed replies within one `timeout` (issue 37.2). */
+        st = dl_target_end_request(c->target, n, leases, released, &err);
         if (st == DL_OK) {
             for (i = 0; i < n; i++) {
                 if (released[i]) DISTLOCK_G(stats).released++;
@@ -180,8 +186,7 @@ zend_long php_distlock_release_all(void)
     php_distlock_client *c;
     zend_long n = 0;
     for (c = DISTLOCK_G(clients); c; c = c->next) {
-        n += php_distlock_registry_release_all(c);
-        dl_target_settle(c->target);   /* request end: every deferred reply is read */
+        n += php_distlock_registry_release_all(c);   /* and every deferred reply read, in the same bound */
     }
     return n;
 }

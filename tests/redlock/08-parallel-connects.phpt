@@ -55,4 +55,4 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-Redlock acquire: 3 of 5 masters failed, more than the 2 a quorum of 3 survives; Redis at HOST: not connected in time; Redis at HOST: not connected in time; Redis at HOST: not connected in time
+Redlock acquire: 3 of 5 masters failed, more than the 2 a quorum of 3 survives; Redis at HOST: not connected within this call's 0.300 s bound (timeout); Redis at HOST: not connected within this call's 0.300 s bound (timeout); Redis at HOST: not connected within this call's 0.300 s bound (timeout)

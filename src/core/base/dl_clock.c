@@ -42,6 +42,7 @@ void dl_call_bound_begin(dl_call_bound_t *saved, int64_t bound_us, const char *w
     bound.bound_us = bound_us;
     bound.what = what;
     bound.fresh = 1;
+    bound.closed = 0;
 }
 
 int dl_call_bound_fresh(void)
@@ -67,6 +68,20 @@ void dl_call_bound_grace(dl_call_bound_t *saved, int64_t grace_us)
     *saved = bound;
     if (bound.until_ns != 0 && bound.until_ns < until) bound.until_ns = until;
     bound.fresh = 0;
+}
+
+void dl_call_bound_close(void)
+{
+    int64_t now = dl_clock_now_ns();
+    if (bound.until_ns == 0) return;
+    if (bound.until_ns > now) bound.until_ns = now;
+    bound.fresh = 0;
+    bound.closed = 1;
+}
+
+int dl_call_bound_closed(void)
+{
+    return bound.until_ns != 0 && bound.closed;
 }
 
 int64_t dl_call_bound_left_us(void)

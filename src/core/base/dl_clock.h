@@ -29,8 +29,9 @@ int64_t dl_clock_sleep_us(int64_t us);
 typedef struct dl_call_bound {
     int64_t until_ns;   /* monotonic; 0: no bound open */
     int64_t bound_us;   /* the whole bound, for messages */
-    const char *what;   /* which option set it: "timeout" or "wait" (static string) */
+    const char *what;   /* which option set it: "timeout" or "max(wait, timeout)" (static string) */
     int fresh;          /* nothing sent yet: a connect made now is the call's first step */
+    int closed;         /* a round trip's timeout ended the call (dl_call_bound_close) */
 } dl_call_bound_t;
 
 /* Opens a bound of bound_us (> 0) from now, named what; *saved receives the
@@ -55,6 +56,14 @@ void dl_call_bound_grace(dl_call_bound_t *saved, int64_t grace_us);
  */
 int dl_call_bound_fresh(void);
 void dl_call_bound_started(int64_t took_ns);
+
+/* Ends the open bound now (when it ends later): a round trip's own `timeout`
+ * ended the call (a waiting acquire's attempt), so what the call still owes
+ * (an undo, a cancel) gets no more than work past a spent bound does: written
+ * within DL_PENDING_GRACE_US, never its reply awaited (issue 37.2). Undone by
+ * the matching dl_call_bound_end. dl_call_bound_closed() is 1 after it. */
+void dl_call_bound_close(void);
+int dl_call_bound_closed(void);
 
 /* Microseconds left of the open bound (<= 0: spent), or INT64_MAX when none is open. */
 int64_t dl_call_bound_left_us(void);

@@ -464,7 +464,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         if (st != DL_OK) {
             if (dl_status_is_transport_failure(st)) {
                 /* Ambiguous: the grant may have happened. Undo it with the same token,
-                 * by EVAL (the script cache may be empty after a restart or failover). */
+                 * by EVAL (the script cache may be empty after a restart or failover).
+                 * After a timeout the call ends here, within the bound its message
+                 * names: the undo is written, not waited for (issue 37.2). */
+                if (st == DL_ERR_TIMEOUT) dl_call_bound_close();
                 run_quietly(t, prim->undo, lease, 1);
             } else if (st == DL_ERR_KIND && registered) {
                 run_quietly(t, prim->cancel, lease, 0);   /* another kind took the name while we waited */

@@ -152,7 +152,12 @@ static void run_each_quietly(const dl_transport_t *t, const dl_script_t *(*pick)
     dl_error_t ignored;
     int flags[DL_MULTI_MAX];
     dl_status_t st;
-    /* As dl_script_run_or_defer: at most DL_PENDING_GRACE_US past the call's bound. */
+    /* As dl_script_run_or_defer: written, not waited for, when a timeout
+     * ended the call; else at most DL_PENDING_GRACE_US past the call's bound. */
+    if (dl_call_bound_closed()) {
+        for (i = 0; i < n; i++) dl_script_defer(t, pick(leases[i]), leases[i]);
+        return;
+    }
     dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
     st = dl_script_run_many(t, pick, n, leases, flags, &ignored);
     dl_call_bound_end(&saved);
@@ -182,6 +187,7 @@ dl_status_t dl_multi_acquire(const dl_transport_t *t, size_t n, dl_lease_t *cons
         if (st != DL_OK) {
             /* Ambiguous: the names may have been taken. Each name's release
              * (same token) undoes what was, and wakes its waiters. */
+            if (st == DL_ERR_TIMEOUT) dl_call_bound_close();   /* the call ends here: the undo is not waited for */
             if (dl_status_is_transport_failure(st)) run_each_quietly(t, dl_script_release_for, n, leases);
             else if (st == DL_ERR_KIND && waiting) run_each_quietly(t, cancel_of, n, leases);   /* earlier attempts' entries */
             break;
@@ -272,6 +278,7 @@ dl_status_t dl_multi_acquire_ordered(const dl_transport_t *t, size_t n, dl_lease
         res->acquired = 1;
     } else if (held > 0) {
         dl_error_t ignored;
+        if (st == DL_ERR_TIMEOUT) dl_call_bound_close();   /* the call ends here: the undo is not waited for */
         int released[DL_MULTI_MAX];
         (void)dl_lock_release_many(t, held, order, released, &ignored);   /* undo: all or none */
     }

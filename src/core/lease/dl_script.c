@@ -421,6 +421,12 @@ void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const
     dl_reply_t r;
     dl_status_t st;
 
+    /* A round trip's timeout ended the call (dl_call_bound_close): its cleanup
+     * is written, not waited for (issue 37.2). */
+    if (dl_call_bound_closed()) {
+        dl_script_defer(t, s, lease);
+        return;
+    }
     /* A healthy server answers in well under the grace: the caller returns with
      * it done. A stalled one costs the grace, and the command, written, runs
      * when the server does (the connection is dropped: its reply is never misread). */

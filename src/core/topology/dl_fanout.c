@@ -148,10 +148,10 @@ static int settle(dl_fanout_node_t *nodes, size_t n, slot_t **slots, size_t i, d
  * endpoint). done only when the deadline passed; when the round was decided
  * without it, done stays 0, so that it is not taken for a node that is down.
  */
-static void unfinished(dl_fanout_node_t *nd, int decided, const char *why_fmt)
+static void unfinished(dl_fanout_node_t *nd, int decided, const char *why_fmt, const char *late)
 {
     char why[DL_ERR_MSG_MAX];
-    snprintf(why, sizeof(why), why_fmt, nd->t->endpoint ? nd->t->endpoint : "?");
+    snprintf(why, sizeof(why), why_fmt, nd->t->endpoint ? nd->t->endpoint : "?", late);
     if (decided) {
         nd->st = DL_ERR_TIMEOUT;
         snprintf(nd->why, sizeof(nd->why), "%s", why);
@@ -160,7 +160,8 @@ static void unfinished(dl_fanout_node_t *nd, int decided, const char *why_fmt)
     }
 }
 
-void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fanout_decided_fn decided, void *arg)
+void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, const char *late,
+                   dl_fanout_decided_fn decided, void *arg)
 {
     slot_t **slots = calloc(n ? n : 1, sizeof(*slots));
     struct pollfd *pfd = calloc(n ? n : 1, sizeof(*pfd));
@@ -235,12 +236,12 @@ void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fa
         if (slots[i]->connect_fd >= 0) {
             /* Still connecting: nothing was sent. The connect goes on: the next
              * round polls it again, or a call completes it. */
-            unfinished(&nodes[i], is_decided, "Redis at %s: not connected in time");
+            unfinished(&nodes[i], is_decided, "Redis at %s: not connected within %s", late);
             slot_free(slots[i]);
         } else {
             /* Not waited for (decided) is not "down": the node may well answer. */
-            unfinished(&nodes[i], is_decided, is_decided ? "Redis at %s: not waited for (the round was decided)"
-                                                         : "no reply from Redis at %s in time");
+            unfinished(&nodes[i], is_decided, is_decided ? "Redis at %s: not waited for (the round was decided)%.0s"
+                                                         : "Redis at %s did not answer within %s", late);
             slots[i]->abandoned = 1;   /* freed by its last outcome, on a later use of the connection */
         }
         slots[i] = NULL;

@@ -48,7 +48,11 @@ typedef int (*dl_fanout_decided_fn)(void *arg, const dl_fanout_node_t *nodes, si
  * for"): they are not known to be slow. Either way their replies stay owed on
  * their connections. Nodes whose t is NULL must come
  * with done = 1 and st/why set by the caller. Never fails as a whole.
+ * late: the bound a node that did not answer missed, as its message names it
+ * ("this call's 0.500 s bound (timeout)": the words every operation uses,
+ * issue 37.2).
  */
-void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, dl_fanout_decided_fn decided, void *arg);
+void dl_fanout_run(dl_fanout_node_t *nodes, size_t n, int64_t deadline_ns, const char *late,
+                   dl_fanout_decided_fn decided, void *arg);
 
 #endif

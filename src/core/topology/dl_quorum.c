@@ -138,7 +138,16 @@ static dl_status_t round_run(dl_quorum_t *q, round_t *r, size_t k, const dl_cmd_
             nd->t = &q->node[i].t;
         }
     }
-    dl_fanout_run(r->nd, q->n, now + timeout_us * 1000, decided, arg);
+    {
+        /* The bound a late node missed, in the words of every operation (issue 37.2):
+         * the call's, when it cut the round short, else the round's own `timeout`. */
+        const dl_call_bound_t *b = dl_call_bound_current();
+        char late[80];
+        if (clipped && b) snprintf(late, sizeof(late), "this call's %.3f s bound (%s)", b->bound_us / 1e6, b->what);
+        else snprintf(late, sizeof(late), "this call's %.3f s bound (%s)", timeout_us / 1e6,
+                      timeout_us == q->timeout_us ? "timeout" : "min(timeout, ttl / 10)");
+        dl_fanout_run(r->nd, q->n, now + timeout_us * 1000, late, decided, arg);
+    }
     for (i = 0; i < q->n; i++) refused_is_failure(&r->nd[i], reply_of(r, i, 0), k, cmds);
     now = dl_clock_now_ns();
     for (i = 0; i < q->n; i++) {
@@ -163,6 +172,14 @@ static size_t failed(const round_t *r)
 {
     size_t i, f = 0;
     for (i = 0; i < r->n; i++) f += r->nd[i].done && r->nd[i].st != DL_OK;
+    return f;
+}
+
+/* Nodes that did not answer within the round's bound (a stall, not a refusal). */
+static size_t timed_out(const round_t *r)
+{
+    size_t i, f = 0;
+    for (i = 0; i < r->n; i++) f += r->nd[i].done && r->nd[i].st == DL_ERR_TIMEOUT;
     return f;
 }
 
@@ -352,7 +369,12 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
         res->waited_us = (now - first_ns) / 1000;
         if (no_quorum(&r)) {
             failed_attempts++;
-            if (opts->wait_us <= 0 || failed_attempts >= DL_QUORUM_FAILED_ATTEMPTS || now >= deadline_ns) {
+            /* A round that lost its quorum to masters that did not answer within
+             * its bound ends the call, as one server's timeout does (issue 37.2):
+             * the message names that bound; a wait is not spent on masters that
+             * are skipped as down meanwhile. Refused connections are retried. */
+            if (opts->wait_us <= 0 || failed_attempts >= DL_QUORUM_FAILED_ATTEMPTS || now >= deadline_ns ||
+                timed_out(&r) > 0) {
                 st = quorum_error(&r, "acquire", err);
                 give_up(q, lease, &r, registered);
                 return st;

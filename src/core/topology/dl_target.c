@@ -221,6 +221,22 @@ void dl_target_settle(dl_target_t *tg)
     dl_call_bound_end(&saved);
 }
 
+dl_status_t dl_target_end_request(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                  dl_error_t *err)
+{
+    dl_call_bound_t saved;
+    dl_status_t st = DL_OK;
+    /* One bound for both steps: the release's own bound and the settle's
+     * (each a `timeout`) nest inside it and never outlast it. Before, a stalled
+     * server cost one timeout for the release, then another for the settle,
+     * which read the reply of the release's deferred second attempt. */
+    bound_begin(tg, 0, &saved);
+    if (n > 0) st = dl_target_release_many(tg, n, leases, released, err);
+    dl_target_settle(tg);
+    dl_call_bound_end(&saved);
+    return st;
+}
+
 const dl_target_config_t *dl_target_config(const dl_target_t *tg) { return &tg->cfg; }
 
 const char *dl_target_release_path(dl_target_t *tg)
@@ -260,7 +276,7 @@ static void bound_begin(const dl_target_t *tg, int64_t wait_us, dl_call_bound_t 
 static void bound_begin_lease(const dl_target_t *tg, int64_t wait_us, const dl_lease_t *lease, dl_call_bound_t *saved)
 {
     int64_t timeout_us = call_timeout_us(tg) + (lease ? dl_replicas_extra_us(lease) : 0);
-    if (wait_us > timeout_us) dl_call_bound_begin(saved, wait_us, "wait");
+    if (wait_us > timeout_us) dl_call_bound_begin(saved, wait_us, "max(wait, timeout)");
     else dl_call_bound_begin(saved, timeout_us, lease && dl_replicas_wanted(lease) ? "timeout + replica_timeout" : "timeout");
 }
 

@@ -65,6 +65,18 @@ void dl_target_check_idle(dl_target_t *tg);
 /* Reads every reply still owed on the target's connections (deferred releases, late Redlock replies). */
 void dl_target_settle(dl_target_t *tg);
 
+/*
+ * The end of a request (RSHUTDOWN, DistLock::endRequest(), the instance freed):
+ * releases leases[0..n) as dl_target_release_many does (n may be 0), then reads
+ * every reply owed on the target (dl_target_settle), all within ONE `timeout`
+ * (issue 37.2), however many leases: every release is written before any reply
+ * is awaited, and a release whose reply the bound cannot wait for is still
+ * written (its second attempt deferred), never dropped. Returns as
+ * dl_target_release_many (DL_OK when n is 0).
+ */
+dl_status_t dl_target_end_request(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                  dl_error_t *err);
+
 const dl_target_config_t *dl_target_config(const dl_target_t *tg);
 
 /* 1 when a and b are the same topology of the same servers (dl_server_config_same for each, in order). */

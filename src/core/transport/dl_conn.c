@@ -69,11 +69,20 @@ static int64_t clip_to_bound(int64_t us, int *clipped)
     return left > 0 ? left : 0;
 }
 
-/* "the 1.000 s timeout" or "this call's 1.000 s bound (timeout)": what a timeout message names. */
+/*
+ * What a timeout message names: the bound that ended the call, worded the
+ * same for every operation (issue 37.2): "this call's 1.000 s bound (timeout)",
+ * "(max(wait, timeout))" when a waiting acquire's bound was cut short. A round
+ * trip's own `timeout` inside a longer bound (a waiting acquire's attempt) ends
+ * the call too (the caller closes the bound: dl_call_bound_close): `timeout`
+ * is then the bound that applied. A longer read (a blocking command's extra
+ * time) names its own length.
+ */
 static const char *timeout_words(const dl_conn_t *c, int64_t read_us, char *buf, size_t size)
 {
     const dl_call_bound_t *b = dl_call_bound_current();
     if (b && c->bounded) snprintf(buf, size, "this call's %.3f s bound (%s)", b->bound_us / 1e6, b->what);
+    else if (read_us == c->cfg.timeout_us) snprintf(buf, size, "this call's %.3f s bound (timeout)", read_us / 1e6);
     else snprintf(buf, size, "the %.3f s timeout", read_us / 1e6);
     return buf;
 }
@@ -924,15 +933,19 @@ static dl_status_t conn_recv(void *impl, dl_reply_t *reply, dl_error_t *err)
         return dl_error_set(err, DL_ERR_IO, "Redis at %s: the connection was dropped before the reply was read",
                             c->endpoint);
     }
-    /* Owed replies read at the start of a call count against its bound. */
+    /* Owed replies read at the start of a call count against its bound, and
+     * are the same round trip as the call's command: like it, each waits at
+     * most `timeout` (a waiting acquire's bound is longer: issue 37.2). */
     if (dl_call_bound_current()) {
         int64_t left = dl_call_bound_left_us(), deadline_ns;
         dl_status_t st;
-        c->bounded = 1;
         if (left <= 0) left = 0;
-        deadline_ns = dl_clock_now_ns() + left * 1000;
+        c->bounded = left < c->cfg.timeout_us;
+        c->read_timeout_us = c->bounded ? left : c->cfg.timeout_us;
+        deadline_ns = dl_clock_now_ns() + c->read_timeout_us * 1000;
         st = read_reply(c, reply, deadline_ns, "while reading a deferred reply", err);
         c->bounded = 0;
+        c->read_timeout_us = 0;
         return st;
     }
     return read_reply(c, reply, 0, "while reading a deferred reply", err);

@@ -214,7 +214,9 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
     if (t->pending && t->pending->n > 0 && t->pending->entries[0].pid != dl_proc_pid()) dl_pending_settle(t);
     if (!t->pending || t->pending->n == 0 || extra_timeout_us != 0 || !t->has_input || t->has_input(t->impl)) {
         dl_pending_settle(t);
-        return t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
+        st = t->call(t->impl, n, cmds, replies, extra_timeout_us, err);
+        if (st == DL_ERR_TIMEOUT && extra_timeout_us >= 0) dl_call_bound_close();   /* as below */
+        return st;
     }
     for (i = 0; i < n; i++) memset(&replies[i], 0, sizeof(replies[i]));
     st = t->send(t->impl, n, cmds, err);
@@ -226,6 +228,10 @@ dl_status_t dl_pending_call(const dl_transport_t *t, size_t n, const dl_cmd_t *c
         for (i = 0; st == DL_OK && i < n; i++) st = t->recv(t->impl, &replies[i], err);
         if (st == DL_OK) dl_obs_round_trip(t->endpoint);   /* an observer's facts (dl_obs.h) */
     }
+    /* A round trip not answered within its `timeout` ends the call (issue
+     * 37.2): what it still owes (a LOST release's second attempt, the caller's
+     * undo or retry) finds the bound spent, so it is written, not waited for. */
+    if (st == DL_ERR_TIMEOUT) dl_call_bound_close();   /* (extra_timeout_us is 0 here) */
     /* Every reply is read (or the connection is gone): now the owners may act,
      * and send (a LOST release goes out again before the caller retries). */
     hand_out(entries, owed, nread, t, DL_PENDING_LOST);
