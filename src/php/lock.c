@@ -17,7 +17,7 @@
 zend_class_entry *distlock_ce_Lock;
 static zend_object_handlers lock_handlers;
 
-void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held)
+void php_distlock_lock_create_view(zval *out, php_distlock_client *c, php_distlock_held *held, bool exclusive)
 {
     php_distlock_lock *l;
     object_init_ex(out, distlock_ce_Lock);
@@ -26,8 +26,15 @@ void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_he
     GC_ADDREF(&c->std);
     l->held = held;
     l->active = true;
+    l->exclusive = exclusive;
     held->refcount++;
     held->handles++;
+    if (exclusive) held->writers++;
+}
+
+void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held)
+{
+    php_distlock_lock_create_view(out, c, held, held->lease->kind == DL_LEASE_WRITE);
 }
 
 /* Ends this handle's share of the lease (it keeps its reference for token()). */
@@ -35,6 +42,15 @@ static void end_share(php_distlock_lock *l)
 {
     l->active = false;
     l->held->handles--;
+    if (l->exclusive) l->held->writers--;
+}
+
+/* The last exclusive view of a readers-writer lease that shared views still
+ * hold: its release demotes the lease instead of ending it (docs/decisions.md). */
+static bool release_demotes(const php_distlock_lock *l)
+{
+    const php_distlock_held *h = l->held;
+    return l->exclusive && h->writers == 1 && h->handles > 1 && !h->detached && h->lease->kind == DL_LEASE_WRITE;
 }
 
 /* True when this handle may act on its lease: held, not known lost, this process. */
@@ -122,6 +138,7 @@ static int release_settled_here(php_distlock_lock *l, bool implicit, int *result
         end_share(l);
         return 1;
     }
+    if (release_demotes(l)) return 0;   /* the server turns it shared */
     /* A detached lease belongs to its token: any handle's release() releases it. */
     if (h->handles > 1 && !h->detached) {
         end_share(l);  /* an outer handle still holds the lease */
@@ -141,6 +158,21 @@ static void release_done(php_distlock_lock *l, int released)
 }
 
 static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_distlock_obs_op *op);
+
+/* The release of the last exclusive view while shared views hold the lease:
+ * the lease turns shared (the demote script, as demote()); 1 done, 0 lost,
+ * -1 after throwing (the handle kept, as a failed release keeps it). */
+static int release_demote(php_distlock_lock *l, bool quiet)
+{
+    int r = php_distlock_change_kind(l->owner, l->held, false, l->held->lease->ttl_ms, quiet);
+    if (r == -2) {
+        if (!quiet) return -1;
+        end_share(l);   /* quiet: counted; the lease stays exclusive for the shared views, until its TTL */
+        return 0;
+    }
+    end_share(l);
+    return r == 1;
+}
 
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 {
@@ -176,6 +208,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     int released = 0;
 
     if (release_settled_here(l, implicit, &released)) return released;
+    if (release_demotes(l)) return release_demote(l, quiet);
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
@@ -269,6 +302,21 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
         if (release_settled_here(locks[i], false, &r)) {
             count += r;
             if (outcome && acting) outcome[i] = r ? "released" : "lost";
+            continue;
+        }
+        if (release_demotes(locks[i])) {
+            /* a round trip of its own, in the list's order; its failure keeps the rest sent */
+            if ((r = release_demote(locks[i], false)) < 0) {
+                /* thrown: this handle and those not sent yet are kept, as a failed batch keeps them */
+                uint32_t j;
+                for (j = 0; j < m; j++) sent[j]->active = true;
+                if (outcome) outcome[i] = "error";
+                m = 0;
+                count = -1;
+                break;
+            }
+            count += r;
+            if (outcome) outcome[i] = r ? "released" : "lost";
             continue;
         }
         if (sent_at) sent_at[m] = i;
@@ -509,20 +557,49 @@ ZEND_METHOD(DistLock_Lock, fencingToken)
     RETURN_LONG((zend_long)lease->fence);
 }
 
-/* promote() and demote(): the lease changes kind on the server; the watchdog's
- * copy is taken out first (a renewal by the old kind's script in between would
- * find it gone and call it lost) and put back after. */
+int php_distlock_change_kind(php_distlock_client *c, php_distlock_held *h, bool promote, int64_t ttl_ms, bool quiet)
+{
+    bool watched = h->wd != NULL;
+    int result = -1;
+    dl_error_t err;
+    dl_status_t st;
+
+    if (promote) h->lease->fencing = c->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
+    /* The watchdog's copy is taken out first (a renewal by the old kind's
+     * script in between would find it gone and call it lost) and put back after. */
+    if (watched) {
+        php_distlock_obs_harvest(h);
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+    st = promote ? dl_target_promote(c->target, h->lease, ttl_ms, &result, &err)
+                 : dl_target_demote(c->target, h->lease, ttl_ms, &result, &err);
+    PHP_DISTLOCK_OBS_TELL();
+    if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
+        DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
+        php_distlock_registry_forget(c, h);
+        return result < 0 ? -1 : 0;
+    }
+    if (watched && !php_distlock_watch(c, h)) return -2;   /* released, and thrown */
+    if (st != DL_OK) {
+        if (quiet) DISTLOCK_G(stats).connection_errors++;
+        else php_distlock_throw(&err);
+        return -2;
+    }
+    return result == 1 ? 1 : 0;
+}
+
+/* promote() and demote(): the lease changes kind on the server, for every
+ * handle on it; this handle becomes an exclusive (promote) or shared view. */
 static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
 {
     const char *func = promote ? "DistLock\\Lock::promote" : "DistLock\\Lock::demote";
     php_distlock_lock *l = THIS_LOCK();
     php_distlock_held *h = l->held;
     double ttl = 0;
-    bool ttl_null = true, watched;
+    bool ttl_null = true;
     int64_t ttl_ms;
-    int result = -1;
-    dl_error_t err;
-    dl_status_t st;
+    int r;
 
     ZEND_PARSE_PARAMETERS_START(0, 1)
         Z_PARAM_OPTIONAL
@@ -538,27 +615,14 @@ static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
     ttl_ms = h->lease->ttl_ms;
     if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #1 ($ttl)", ttl, &ttl_ms)) RETURN_THROWS();
     if (!usable(l)) RETURN_FALSE;
-    if (promote) h->lease->fencing = l->owner->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
-    watched = h->wd != NULL;
-    if (watched) {
-        php_distlock_obs_harvest(h);
-        dl_watchdog_remove(h->wd);
-        h->wd = NULL;
+    r = php_distlock_change_kind(l->owner, h, promote, ttl_ms, false);
+    if (r == -2) RETURN_THROWS();
+    if (r == 1 && l->exclusive != promote) {
+        l->exclusive = promote;
+        if (promote) h->writers++;
+        else h->writers--;
     }
-    st = promote ? dl_target_promote(l->owner->target, h->lease, ttl_ms, &result, &err)
-                 : dl_target_demote(l->owner->target, h->lease, ttl_ms, &result, &err);
-    PHP_DISTLOCK_OBS_TELL();
-    if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
-        DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
-        php_distlock_registry_forget(l->owner, h);
-        RETURN_FALSE;
-    }
-    if (watched && !php_distlock_watch(l->owner, h)) RETURN_THROWS();   /* released, and thrown */
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
-    RETURN_BOOL(result == 1);
+    RETURN_BOOL(r == 1);
 }
 
 ZEND_METHOD(DistLock_Lock, promote)

@@ -74,6 +74,48 @@ php_distlock_held *php_distlock_registry_find(php_distlock_client *c, zend_strin
     return zend_hash_find_ptr(&c->held, name);
 }
 
+/* Whether h is a live lease of this process on name (the registry lists it). */
+static bool own_live(php_distlock_held *h, zend_string *name)
+{
+    return !h->done && h->lease->pid == dl_proc_pid() && zend_string_equals(h->name, name) &&
+           !(h->wd && dl_watchdog_state(h->wd) == DL_RENEW_LOST);
+}
+
+static bool token_is(const php_distlock_held *h, const zend_string *token)
+{
+    return h->lease->token_len == ZSTR_LEN(token) && memcmp(h->lease->token, ZSTR_VAL(token), ZSTR_LEN(token)) == 0;
+}
+
+/* A shared lease is listed under name, kind and token, an exclusive one under
+ * its name, and promote()/demote() keep the key: every entry is looked at
+ * (an instance holds few). */
+php_distlock_held *php_distlock_registry_find_rw(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                                 uint32_t *n)
+{
+    php_distlock_held *h, *found = NULL;
+    *n = 0;
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if ((h->lease->kind != DL_LEASE_SHARED && h->lease->kind != DL_LEASE_WRITE) || !own_live(h, name)) continue;
+        (*n)++;
+        if (!found && (!token || token_is(h, token))) found = h;
+    } ZEND_HASH_FOREACH_END();
+    return found;
+}
+
+long long php_distlock_registry_own_permits(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                            php_distlock_held **same)
+{
+    php_distlock_held *h;
+    long long n = 0;
+    *same = NULL;
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if (h->lease->kind != DL_LEASE_PERMITS || !own_live(h, name)) continue;
+        n += h->lease->permits;
+        if (token && token_is(h, token)) *same = h;
+    } ZEND_HASH_FOREACH_END();
+    return n;
+}
+
 /* Removes h from the registry if it is listed there (the registry's reference goes). */
 static void unlist(php_distlock_client *c, php_distlock_held *h)
 {
