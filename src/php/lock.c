@@ -254,21 +254,29 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
 }
 
 /* releaseAll()'s events, in the list's order: the batch's round trips go on
- * the first event that had the server; outcome[i] NULL: nothing happened. */
-static void obs_release_many(php_distlock_obs_op *op, php_distlock_lock **locks, uint32_t n, const char **outcome)
+ * the first event that had the server; every release the server answered
+ * names it (asked[i]; on Cluster the node of its slot), one settled without
+ * it (an outer handle, a lost one) or failed names none; outcome[i] NULL:
+ * nothing happened. */
+static void obs_release_many(php_distlock_obs_op *op, php_distlock_client *c, php_distlock_lock **locks, uint32_t n,
+                             const char **outcome, const bool *asked)
 {
     php_distlock_event ev;
     bool first = true;
+    char node[DL_OBS_SERVER_MAX];
     uint32_t i;
     dl_obs_arm(op->prev);   /* done: the batch's facts are complete (each event is filled from them) */
     for (i = 0; i < n; i++) {
         php_distlock_held *h = locks[i]->held;
+        bool error;
         if (!outcome[i]) continue;
+        error = strcmp(outcome[i], "error") == 0;
         php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
         php_distlock_obs_fill(op, &ev);
-        if (!first || strcmp(outcome[i], "error") == 0) ev.round_trips = 0;
+        if (!first || error || !asked[i]) ev.round_trips = 0;
         if (ev.round_trips) first = false;
-        if (!ev.round_trips) ev.server = NULL;
+        if (error || !asked[i]) ev.server = NULL;
+        else if (dl_target_node_of(c->target, h->lease, node, sizeof(node))) ev.server = node;
         ev.outcome = outcome[i];
         if (strcmp(outcome[i], "error") == 0) ev.error = php_distlock_obs_pending_message();
         if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
@@ -285,6 +293,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
     php_distlock_lock **sent = safe_emalloc(n, sizeof(*sent), 0);
     int *released = safe_emalloc(n, sizeof(*released), 0);
     const char **outcome = NULL;
+    bool *asked = NULL;
     uint32_t *sent_at = NULL;
     zend_long count = 0;
     uint32_t i, m = 0;
@@ -295,6 +304,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
     PHP_DISTLOCK_OBS_BEGIN(&op);
     if (op.on) {
         outcome = ecalloc(n, sizeof(*outcome));
+        asked = ecalloc(n, sizeof(*asked));
         sent_at = safe_emalloc(n, sizeof(*sent_at), 0);
     }
     for (i = 0; i < n; i++) {
@@ -316,10 +326,16 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
                 break;
             }
             count += r;
-            if (outcome) outcome[i] = r ? "released" : "lost";
+            if (outcome) {
+                outcome[i] = r ? "released" : "lost";
+                asked[i] = true;
+            }
             continue;
         }
-        if (sent_at) sent_at[m] = i;
+        if (sent_at) {
+            sent_at[m] = i;
+            asked[i] = true;
+        }
         /* Inactive until the reply: the same handle twice in the list is sent once. */
         locks[i]->active = false;
         sent[m] = locks[i];
@@ -342,8 +358,9 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
         }
     }
     if (op.on) {
-        obs_release_many(&op, locks, n, outcome);
+        obs_release_many(&op, c, locks, n, outcome, asked);
         efree(outcome);
+        efree(asked);
         efree(sent_at);
     }
     efree(leases);

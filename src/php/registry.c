@@ -167,17 +167,20 @@ bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
 
 /* The events of a batch of implicit releases (queued: this runs in free
  * handlers and at request end). The batch's round trips go on its first event. */
-static void obs_release_all(php_distlock_obs_op *op, php_distlock_held **held, size_t n, const int *released,
-                            const dl_error_t *err)
+static void obs_release_all(php_distlock_obs_op *op, php_distlock_client *c, php_distlock_held **held, size_t n,
+                            const int *released, const dl_error_t *err)
 {
     php_distlock_event ev;
     zend_string *error = err ? zend_string_init(err->msg, strlen(err->msg), 0) : NULL;
+    char node[DL_OBS_SERVER_MAX];
     size_t i;
     for (i = 0; i < n; i++) {
         php_distlock_held *h = held[i];
         php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
         php_distlock_obs_fill(op, &ev);
         if (i > 0) ev.round_trips = 0;
+        /* each names the server that answered it: on Cluster the node of its slot */
+        if (!err && dl_target_node_of(c->target, h->lease, node, sizeof(node))) ev.server = node;
         ev.outcome = err ? "error" : released[i] ? "released" : "lost";
         ev.error = error;
         ev.implicit = true;
@@ -223,7 +226,7 @@ zend_long php_distlock_registry_release_all(php_distlock_client *c)
         } else {
             DISTLOCK_G(stats).connection_errors++;
         }
-        if (op.on) obs_release_all(&op, held, n, released, st == DL_OK ? NULL : &err);
+        if (op.on) obs_release_all(&op, c, held, n, released, st == DL_OK ? NULL : &err);
     }
     efree(leases);
     efree(held);
