@@ -536,7 +536,7 @@ static int release_token(php_distlock_client *c, zend_string *name, const char *
     lease->fair = c->fair;  /* a fair release hands over to the next waiter */
     if (dl_target_release(c->target, lease, &released, &err) != DL_OK) {
         dl_lease_free(lease);
-        php_distlock_throw(&err);
+        php_distlock_throw_release(&err);
         return -1;
     }
     if (dl_target_native(c->target, lease)) DISTLOCK_G(stats).native_releases++;

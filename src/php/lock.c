@@ -240,7 +240,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     if (st != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */
-            php_distlock_throw(&err);
+            php_distlock_throw_release(&err);
             return -1;
         }
         DISTLOCK_G(stats).connection_errors++;
@@ -347,7 +347,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
             sent[i]->active = true;
             if (outcome) outcome[sent_at[i]] = "error";
         }
-        php_distlock_throw(&err);
+        php_distlock_throw_release(&err);
         count = -1;
     } else {
         for (i = 0; i < m; i++) {

@@ -155,6 +155,8 @@ bool php_distlock_wait_us(const char *func, const char *what, double seconds, in
 
 /* Throws the exception for err (ConnectionException for network codes) and counts it. */
 void php_distlock_throw(const dl_error_t *err);
+/* php_distlock_throw for a release: a timeout or a lost reply says the outcome is unknown. */
+void php_distlock_throw_release(const dl_error_t *err);
 
 /* ---- client.c: operations used by Lock and the helpers ------------------- */
 
