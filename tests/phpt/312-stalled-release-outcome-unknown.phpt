@@ -15,8 +15,8 @@ max_execution_time=0
 <?php
 require __DIR__ . '/inc/proc.inc';
 // a private server: SIGSTOP must not pause the tests running in parallel
-$port = start_test_redis('311');
-$pid = (int)trim((string)file_get_contents(test_redis_dir('311') . "/$port.pid"));
+$port = start_test_redis('312');
+$pid = (int)trim((string)file_get_contents(test_redis_dir('312') . "/$port.pid"));
 $uri = "redis://127.0.0.1:$port";
 $ops = [
     'Lock::release' => fn($d, $h) => $h->release(),
@@ -25,7 +25,7 @@ $ops = [
 ];
 $i = 0;
 foreach ($ops as $what => $op) {
-    $d = new DistLock($uri, ['prefix' => 'phpt_311:' . $i++ . ':', 'timeout' => 0.3, 'watchdog' => false]);
+    $d = new DistLock($uri, ['prefix' => 'phpt_312:' . $i++ . ':', 'timeout' => 0.3, 'watchdog' => false]);
     $h = $d->lock('n', 30);
     posix_kill($pid, SIGSTOP);
     try {
@@ -51,9 +51,9 @@ foreach ($ops as $what => $op) {
     unset($h, $d);
 }
 // a connection refused before anything was sent: the outcome is known (not released), no such words
-$d = new DistLock($uri, ['prefix' => 'phpt_311:x:', 'timeout' => 0.3, 'watchdog' => false]);
+$d = new DistLock($uri, ['prefix' => 'phpt_312:x:', 'timeout' => 0.3, 'watchdog' => false]);
 $h = $d->lock('n', 30);
-stop_test_redis_all('311');
+stop_test_redis_all('312');
 try {
     $h->release();
 } catch (DistLock\ConnectionException $e) {
@@ -64,7 +64,7 @@ unset($e, $h, $d);
 --CLEAN--
 <?php
 require __DIR__ . '/inc/proc.inc';
-stop_test_redis_all('311');
+stop_test_redis_all('312');
 ?>
 --EXPECT--
 Lock::release: ConnectionException, outcome unknown, what to do
