@@ -315,7 +315,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
             continue;
         }
         if (release_demotes(locks[i])) {
-            /* a round trip of its own, in the list's order; its failure keeps the rest sent */
+            /* a round trip of its own (the demote script), in the list's order */
             if ((r = release_demote(locks[i], false)) < 0) {
                 /* thrown: this handle and those not sent yet are kept, as a failed batch keeps them */
                 uint32_t j;
