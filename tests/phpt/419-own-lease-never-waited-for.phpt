@@ -73,6 +73,19 @@ var_dump(st($locks, 'catalogue'));
 unset($w, $r, $o, $e);
 var_dump(st($locks, 'catalogue'));
 
+// 3b. The upgrade's handles released every other way: releaseAll() in either order, a destructor, promote()
+$r = $locks->lockShared('catalogue', 30, 3); $w = $locks->lockExclusive('catalogue', 30, 3);
+var_dump($locks->releaseAll([$w]), st($locks, 'catalogue'), $locks->releaseAll([$r]), st($locks, 'catalogue'));
+$r = $locks->lockShared('catalogue', 30, 3); $w = $locks->lockExclusive('catalogue', 30, 3);
+unset($w);                                                   // the destructor demotes too
+var_dump(st($locks, 'catalogue'));
+unset($r);
+var_dump(st($locks, 'catalogue'));
+$r = $locks->lockShared('catalogue', 30, 3); $w = $locks->lockExclusive('catalogue', 30, 3);
+var_dump($locks->releaseAll([$r, $w]), st($locks, 'catalogue'));
+$r = $locks->lockShared('catalogue', 30, 3); $r2 = $locks->lockShared('catalogue', 30, 3);
+var_dump($r->promote(), st($locks, 'catalogue'), $r->release(), st($locks, 'catalogue'), $r2->release(), st($locks, 'catalogue'));
+
 // 4. Exclusive, then shared: a shared view of the exclusive lease
 $w = $locks->lockExclusive('book', 30, 3);
 [$s, $el] = timed(fn() => $locks->lockShared('book', 10, 3));
@@ -171,6 +184,20 @@ LogicException: DistLock::tryLockExclusive(): this instance holds "catalogue" sh
 bool(true)
 string(8) "shared/2"
 string(11) "exclusive/1"
+string(6) "free/0"
+int(1)
+string(8) "shared/1"
+int(1)
+string(6) "free/0"
+string(8) "shared/1"
+string(6) "free/0"
+int(2)
+string(6) "free/0"
+bool(true)
+string(11) "exclusive/1"
+bool(true)
+string(8) "shared/1"
+bool(true)
 string(6) "free/0"
 shared after exclusive: at once
 bool(true)
