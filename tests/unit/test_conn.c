@@ -448,7 +448,7 @@ static void test_timeout_classified_and_connection_dropped(void **state)
 }
 
 /* A server that answers HELLO with an error (a server before 6.0: nothing
- * native), then sends the first half of a bulk reply and stalls. */
+ * native) and the probe with NOSCRIPT, then sends the first half of a bulk reply and stalls. */
 struct half_server { int lfd; int stall_ms; };
 
 static void *half_server_run(void *arg)
@@ -457,8 +457,8 @@ static void *half_server_run(void *arg)
     char buf[4096];
     int fd = accept(h->lfd, NULL, NULL);
     if (fd < 0) return NULL;
-    if (read(fd, buf, sizeof(buf)) > 0) {   /* HELLO and ECHO, written together */
-        static const char out[] = "-ERR unknown command 'HELLO'\r\n$10\r\nhello";
+    if (read(fd, buf, sizeof(buf)) > 0) {   /* HELLO, the scripting probe and ECHO, written together */
+        static const char out[] = "-ERR unknown command 'HELLO'\r\n-NOSCRIPT No matching script.\r\n$10\r\nhello";
         if (write(fd, out, sizeof(out) - 1) < 0) { /* the client's test fails on its own */ }
     }
     dl_clock_sleep_us((int64_t)h->stall_ms * 1000);

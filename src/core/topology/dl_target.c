@@ -228,7 +228,9 @@ const char *dl_target_release_path(dl_target_t *tg)
     unsigned caps;
     if (tg->cfg.kind == DL_TARGET_REDLOCK) return "script";
     caps = tg->single.caps ? tg->single.caps(tg->single.impl) : 0;
-    return !(caps & DL_CAP_KNOWN) ? "not known yet" : (caps & DL_CAP_NATIVE_CAD) ? "native (DELIFEQ)" : "script";
+    if (!(caps & DL_CAP_KNOWN)) return "not known yet";
+    if (caps & DL_CAP_DELEX) return "native (DELEX)";
+    return (caps & DL_CAP_DELIFEQ) ? "native (DELIFEQ)" : "script";
 }
 
 /* ---- operations ----------------------------------------------------------------- */
