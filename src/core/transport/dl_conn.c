@@ -879,6 +879,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     /* The first call on a connection asks what the server is, in the same
      * round trip: HELLO goes first and its reply is read first. */
     probe = c->caps == 0;
+    /* ... and the scripting probe, behind it (caps_from_probe). */
     if (probe && (redisAppendCommand(c->ctx, "HELLO") != REDIS_OK ||
                   redisAppendCommand(c->ctx, "EVALSHA " DL_SCRIPT_PROBE_SHA " 0") != REDIS_OK)) {
         return fail_ctx(c, errno, "while sending", err);
@@ -1004,10 +1005,15 @@ static void conn_caps_clear(void *impl, unsigned bits)
     ((dl_conn_t *)impl)->caps &= ~bits;
 }
 
+/* Without a connection: the caps a reconnect will take back (caps_kept: we
+ * dropped it ourselves at a wait's deadline, the server is the same), so
+ * that the wait's cancel or undo picks the commands this server and user
+ * allow (a cancel by script where scripting is denied would be refused). */
 static unsigned conn_caps(void *impl)
 {
     dl_conn_t *c = impl;
-    return (c->ctx && c->pid == dl_proc_pid()) ? c->caps : 0;
+    if (!c->ctx) return c->caps_kept;
+    return c->pid == dl_proc_pid() ? c->caps : 0;
 }
 
 dl_transport_t dl_conn_transport(dl_conn_t *c)
