@@ -25,7 +25,7 @@ $scripts = fn (array $n) => ($n['evalsha'] ?? 0) + ($n['eval'] ?? 0);
 $ok = fn (bool $v) => $v ? 'yes' : 'NO';
 
 // 1. 100 uncontended cycles, confirmed releases
-$d = new DistLock($uri, ['prefix' => 'p046:', 'defer_release' => false]);
+$d = new DistLock($uri, ['prefix' => 'p046:', 'defer_release' => false, 'timeout' => 10]);
 $w = $d->tryLock('warm', 5);                   // connect (HELLO and the scripting probe ride with it),
 $w->refresh(5.0);                              // and cache the scripts where they are used
 $w->release();
@@ -71,7 +71,7 @@ foreach (['releaseAll()' => fn ($a, $b) => $d->releaseAll([$a, $b]), 'endRequest
 $acl = ['on', '>pw046', 'resetkeys', '~p046:*', 'resetchannels', '-@all', '+set', '+evalsha', '+eval', '+exists',
         '+get', '+pttl', '+pexpire', '+del'];
 var_dump($raw->cmd('ACL', 'SETUSER', 'u046', ...$acl));
-$u = new DistLock("redis://u046:pw046@127.0.0.1:$port", ['prefix' => 'p046:', 'defer_release' => false]);
+$u = new DistLock("redis://u046:pw046@127.0.0.1:$port", ['prefix' => 'p046:', 'defer_release' => false, 'timeout' => 10]);
 $f0 = $u->stats()['native_fallbacks'];
 for ($i = 0; $i < 3; $i++) {
     $l = $u->tryLock("u$i", 5);

@@ -35,7 +35,7 @@ $denied = function (callable $f, string $needle) use (&$ok): bool {
 
 if ($native === '') {
     // No native compare-and-delete and no scripting: no lock could be released safely, so none is taken.
-    $d = new DistLock($uri, ['prefix' => $p, 'defer_release' => false]);
+    $d = new DistLock($uri, ['prefix' => $p, 'timeout' => 10, 'defer_release' => false]);
     $errs = $d->stats()['connection_errors'];
     $ok['tryLock refused (first call: the grant undone)'] = $denied(fn () => $d->tryLock('a', 5), 'DELEX');
     $ok['no key left'] = raw_redis('EXISTS', "{$p}a") === 0;
@@ -49,8 +49,8 @@ if ($native === '') {
     echo "wake-up latency: none\n";
     echo "verdict: ", !in_array(false, $ok, true) ? 'ok' : 'NOT OK', "\n";
 } else {
-    $d = new DistLock($uri, ['prefix' => $p, 'defer_release' => false]);
-    $o = new DistLock($uri, ['prefix' => $p]);
+    $d = new DistLock($uri, ['prefix' => $p, 'timeout' => 10, 'defer_release' => false]);
+    $o = new DistLock($uri, ['prefix' => $p, 'timeout' => 10]);
     $errs = $d->stats()['connection_errors'];
     $l = $d->tryLock('a', 5);
     $ok['tryLock'] = $l !== null && $l->isAcquired();
@@ -64,7 +64,7 @@ if ($native === '') {
     $ok['a waiter that gave up leaves nothing'] = raw_redis('EXISTS', "{$p}a{{$p}a}:waiters") === 0;
     // a waiter blocked in BLPOP, woken by the release
     $pid = fork_child(function () use ($uri, $p, $slow) {
-        $w = new DistLock($uri, ['prefix' => $p]);
+        $w = new DistLock($uri, ['prefix' => $p, 'timeout' => 10]);
         $t = microtime(true);
         $lk = $w->lock('a', 5, 10 * $slow);
         return $lk->release() && microtime(true) - $t < 5 * $slow ? 0 : 1;
@@ -75,8 +75,8 @@ if ($native === '') {
     $ok['waiter woken'] = wait_child($pid) === 'exit=0';
     $ok['by name and token'] = ($t = $d->tryLock('b', 5)?->detach()) !== null && $o->refresh('b', $t, 5) && $o->release('b', $t);
     // what needs scripts: at once, a PermissionException naming the permission
-    $ok['fair mode refused'] = $denied(fn () => (new DistLock($uri, ['prefix' => $p, 'fair' => true]))->tryLock('f'), '+@scripting');
-    $ok['fencing refused'] = $denied(fn () => (new DistLock($uri, ['prefix' => $p, 'fencing' => true]))->lock('f', 5, 1), '+@scripting');
+    $ok['fair mode refused'] = $denied(fn () => (new DistLock($uri, ['prefix' => $p, 'timeout' => 10, 'fair' => true]))->tryLock('f'), '+@scripting');
+    $ok['fencing refused'] = $denied(fn () => (new DistLock($uri, ['prefix' => $p, 'timeout' => 10, 'fencing' => true]))->lock('f', 5, 1), '+@scripting');
     $ok['shared refused'] = $denied(fn () => $d->tryLockShared('s'), '+@scripting');
     $ok['semaphore refused'] = $denied(fn () => $d->tryAcquirePermits('m', 3), '+@scripting');
     $ok['multi-lock refused'] = $denied(fn () => $d->tryLockAll(['x', 'y']), '+@scripting');
@@ -92,7 +92,7 @@ if ($native === '') {
     $pids = [];
     for ($c = 0; $c < $n; $c++) {
         $pids[] = fork_child(function () use ($uri, $p, $rounds, $slow) {
-            $w = new DistLock($uri, ['prefix' => $p, 'defer_release' => false]);
+            $w = new DistLock($uri, ['prefix' => $p, 'timeout' => 10, 'defer_release' => false]);
             for ($r = 0; $r < $rounds; $r++) {
                 $t0 = microtime(true);
                 $lk = $w->lock('c', 30, 60 * $slow);   // ttl 30 s: only a release or the block's cap (2 s) ends a block
