@@ -34,7 +34,8 @@ function wait_for(RawConn $raw, string $uri, int $port, string $p, string $name,
     // warm the script cache, as a running server's is: a wait that gives up, a refresh
     $warm = $holder->lock("$name:warm", 5);
     $warm->refresh(5);
-    try { (new DistLock($uri, ['prefix' => $p] + $opts))->lock("$name:warm", 10, 0.01); } catch (DistLock\LockTimeoutException $e) {}
+    // (a wait long enough to reach the acquire script on a loaded machine: the first attempt is a plain SET)
+    try { (new DistLock($uri, ['prefix' => $p] + $opts))->lock("$name:warm", 10, 0.3); } catch (DistLock\LockTimeoutException $e) {}
     $warm->release();
     $l = $holder->lock($name, 30);
     $proxy = proxy_start($port);

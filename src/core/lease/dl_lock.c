@@ -57,6 +57,15 @@ const char *dl_lock_native_name(unsigned caps)
     return (caps & DL_CAP_DELEX) ? "DELEX" : (caps & DL_CAP_DELIFEQ) ? "DELIFEQ" : NULL;
 }
 
+/* K is not a string (a semaphore's or a foreign ZSET): WRONGTYPE (DELIFEQ, SET
+ * IFEQ), or Redis 8.4's DELEX "ERR Key should be of string type if conditions
+ * are specified". Not ours: the caller asks the script why. */
+static int not_a_string(const dl_reply_t *r)
+{
+    return r->type == DL_REPLY_ERROR && r->str &&
+           ((r->len >= 9 && memcmp(r->str, "WRONGTYPE", 9) == 0) || strstr(r->str, "should be of string type"));
+}
+
 /* The native compare-and-delete of lease: DELEX K IFEQ token, or DELIFEQ K
  * token (Valkey 9.0, 9.1). *cmd's vectors point into argv/len and lease. */
 static unsigned native_del_cmd(const dl_transport_t *t, const dl_lease_t *lease, const char **argv, size_t *len,
@@ -134,7 +143,7 @@ static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lea
     dl_status_t st = dl_call_retried(t, 2, cmds, r, DL_RETRY_ANY, retried, err);
     if (st == DL_OK) {
         if (dl_is_refused(&r[0])) *refused = bit;
-        else if (r[0].type == DL_REPLY_ERROR && r[0].len >= 9 && memcmp(r[0].str, "WRONGTYPE", 9) == 0) *v = 0;
+        else if (not_a_string(&r[0])) *v = 0;
         else if (r[0].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[0], del[0], err);
         else if (r[0].type != DL_REPLY_INTEGER || r[1].type != DL_REPLY_INTEGER) st = dl_unexpected(t, del[0], err);
         else {
@@ -366,7 +375,7 @@ static dl_status_t release_many_native(const dl_transport_t *t, size_t n, dl_lea
             if (released[i] && r[2 * i + 1].type == DL_REPLY_INTEGER && r[2 * i + 1].integer > 0) {
                 dl_lock_wake(t, leases[i]);
             }
-        } else if (!(d->type == DL_REPLY_ERROR && d->len >= 9 && memcmp(d->str, "WRONGTYPE", 9) == 0)) {
+        } else if (!not_a_string(d)) {
             st = d->type == DL_REPLY_ERROR ? dl_server_error(t, d, del[i][0], err) : dl_unexpected(t, del[i][0], err);
         }
     }
@@ -420,7 +429,7 @@ static dl_status_t native_refresh_result(const dl_transport_t *t, const dl_reply
     if (dl_is_refused(r)) *refused = 1;
     else if (r->type == DL_REPLY_STATUS) *extended = 1;
     else if (r->type == DL_REPLY_NIL) *extended = 0;
-    else if (r->type == DL_REPLY_ERROR && r->len >= 9 && memcmp(r->str, "WRONGTYPE", 9) == 0) *extended = 0;
+    else if (not_a_string(r)) *extended = 0;
     else return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET IFEQ", err) : dl_unexpected(t, "SET IFEQ", err);
     return DL_OK;
 }
