@@ -417,7 +417,10 @@ namespace {
          * Per-process counters (since process start): acquired, contended, timeouts,
          * released, lost, refreshed, wait_time_us (lock() waits only), connection_errors,
          * native_releases (releases done by the server's own compare-and-delete,
-         * Valkey's DELIFEQ, without a script), renewals and renewal_round_trips (the
+         * DELEX ... IFEQ or Valkey's DELIFEQ, without a script), native_fallbacks (native
+         * commands the server refused although its version has them: unknown command,
+         * syntax error or NOPERM; each was followed by the script, and that connection
+         * uses the script from then on; process-wide), renewals and renewal_round_trips (the
          * watchdog's), observer_errors (exceptions thrown by observers, swallowed:
          * addObserver()); all int.
          *
@@ -717,4 +720,19 @@ namespace DistLock {
      * refresh() return false, as for any lost lease.
      */
     class LockKindException extends \LogicException {}
+
+    /**
+     * The call needs a command this Redis user may not run, or the server
+     * lacks: scripting denied by an ACL (no +@scripting, or +evalsha +eval),
+     * or a managed service without Lua. The message names what is missing.
+     * Thrown at once, before anything is written: fair mode, fencing,
+     * semaphores, readers-writer locks, multi-locks and Redlock need scripts;
+     * a mutex (default mode, no fencing) works with plain commands where the
+     * server has a native compare-and-delete (DELEX: Redis >= 8.4, Valkey >=
+     * 9.2; DELIFEQ: Valkey >= 9.0), and is refused on one without (it could
+     * not be released safely). Not a ConnectionException: the connection is
+     * fine, and stats() do not count it as a connection error. README "Least
+     * privilege"; docs/decisions.md, "A mutex where scripting is denied".
+     */
+    class PermissionException extends Exception {}
 }

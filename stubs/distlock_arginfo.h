@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e5809b1f1ff0636ed80ba0b7f21afea6fbec4d2e */
+ * Stub hash: ad21a026afb3b9dcf911b778cbcccb910e0ec766 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -284,6 +284,11 @@ static const zend_function_entry class_DistLock_LockKindException_methods[] = {
 	ZEND_FE_END
 };
 
+
+static const zend_function_entry class_DistLock_PermissionException_methods[] = {
+	ZEND_FE_END
+};
+
 static zend_class_entry *register_class_DistLock(void)
 {
 	zend_class_entry ce, *class_entry;
@@ -516,6 +521,16 @@ static zend_class_entry *register_class_DistLock_LockKindException(zend_class_en
 
 	INIT_NS_CLASS_ENTRY(ce, "DistLock", "LockKindException", class_DistLock_LockKindException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_LogicException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_PermissionException(zend_class_entry *class_entry_DistLock_Exception)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "PermissionException", class_DistLock_PermissionException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_Exception);
 
 	return class_entry;
 }

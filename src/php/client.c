@@ -1066,7 +1066,7 @@ void php_distlock_stats_array(zval *out)
     php_distlock_stats *s = &DISTLOCK_G(stats);
     dl_watchdog_stats_t wd;
     dl_watchdog_get_stats(&wd);
-    array_init_size(out, 12);
+    array_init_size(out, 13);
     add_assoc_long(out, "acquired", s->acquired);
     add_assoc_long(out, "contended", s->contended);
     add_assoc_long(out, "timeouts", s->timeouts);
@@ -1076,6 +1076,7 @@ void php_distlock_stats_array(zval *out)
     add_assoc_long(out, "wait_time_us", s->wait_time_us);
     add_assoc_long(out, "connection_errors", s->connection_errors);
     add_assoc_long(out, "native_releases", s->native_releases);
+    add_assoc_long(out, "native_fallbacks", (zend_long)dl_lock_native_fallbacks());
     add_assoc_long(out, "observer_errors", s->observer_errors);
     add_assoc_long(out, "renewals", (zend_long)wd.renewals);
     add_assoc_long(out, "renewal_round_trips", (zend_long)wd.round_trips);

@@ -31,6 +31,7 @@ zend_class_entry *distlock_ce_LockLostException;
 zend_class_entry *distlock_ce_QuorumException;
 zend_class_entry *distlock_ce_ReplicationException;
 zend_class_entry *distlock_ce_LockKindException;
+zend_class_entry *distlock_ce_PermissionException;
 
 /*
  * INI durations are validated when set: a bad value is refused (ini_set()
@@ -110,6 +111,7 @@ static PHP_MINIT_FUNCTION(distlock)
     distlock_ce_QuorumException = register_class_DistLock_QuorumException(distlock_ce_ConnectionException);
     distlock_ce_ReplicationException = register_class_DistLock_ReplicationException(distlock_ce_ConnectionException);
     distlock_ce_LockKindException = register_class_DistLock_LockKindException(spl_ce_LogicException);
+    distlock_ce_PermissionException = register_class_DistLock_PermissionException(distlock_ce_Exception);
     php_distlock_lostwatch_minit();
     return SUCCESS;
 }

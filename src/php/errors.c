@@ -34,6 +34,9 @@ void php_distlock_throw(const dl_error_t *err)
     case DL_ERR_KIND:
         ce = distlock_ce_LockKindException;   /* the caller's mistake: no connection error */
         break;
+    case DL_ERR_DENIED:
+        ce = distlock_ce_PermissionException;   /* the user's permissions or the server's commands: no connection error */
+        break;
     default:
         ce = distlock_ce_Exception;
         break;

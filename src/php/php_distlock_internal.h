@@ -32,6 +32,7 @@ extern zend_class_entry *distlock_ce_LockLostException;
 extern zend_class_entry *distlock_ce_QuorumException;
 extern zend_class_entry *distlock_ce_ReplicationException;
 extern zend_class_entry *distlock_ce_LockKindException;
+extern zend_class_entry *distlock_ce_PermissionException;
 extern zend_class_entry *distlock_ce_Event;
 
 #define PHP_DISTLOCK_MAX_SECONDS 1e9          /* ttl and wait */

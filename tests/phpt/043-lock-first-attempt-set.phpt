@@ -29,11 +29,12 @@ function show(string $what, array $n): void {
     $scripts = ($n['evalsha'] ?? 0) + ($n['eval'] ?? 0);
     echo str_pad($what, 34), "scripts: $scripts, SET: ", ($n['set'] ?? 0), "\n";
 }
-/* A release is one script, or none where the server has DELIFEQ (then one DELIFEQ). */
-$native = server_has_native_cad();
-function show_cycle(string $what, array $n, bool $native): void {
+/* A release is one script, or none where the server has DELEX or DELIFEQ (then one of it). */
+$native = server_native_del();
+function show_cycle(string $what, array $n, string $native): void {
     $scripts = ($n['evalsha'] ?? 0) + ($n['eval'] ?? 0);
-    $ok = $native ? ($scripts === 0 && ($n['delifeq'] ?? 0) === 1) : ($scripts === 1 && !isset($n['delifeq']));
+    $ok = $native !== '' ? ($scripts === 0 && ($n[$native] ?? 0) === 1)
+                         : ($scripts === 1 && !isset($n['delifeq']) && !isset($n['delex']));
     echo str_pad($what, 34), "release as the server allows: ", $ok ? 'yes' : 'NO ' . json_encode($n), ", SET: ", ($n['set'] ?? 0), "\n";
 }
 

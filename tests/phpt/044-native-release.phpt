@@ -1,5 +1,5 @@
 --TEST--
-Native compare-and-delete where the server has it (DELIFEQ, SET IFEQ: Valkey >= 9.0), the script elsewhere: release path, waking a waiter, refresh, the watchdog, an ACL without DELIFEQ
+Native compare-and-delete where the server has it (DELEX: Redis >= 8.4; DELIFEQ: Valkey >= 9.0; SET IFEQ), the script elsewhere: release path, waking a waiter, refresh, the watchdog, an ACL without DELIFEQ
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -15,6 +15,7 @@ require __DIR__ . '/inc/proc.inc';
 $p = 'phpt_044:';
 raw_redis_del_prefix($p);
 $native = server_has_native_cad();
+$native_path = ['delex' => 'native (DELEX)', 'delifeq' => 'native (DELIFEQ)', '' => 'script'][server_native_del()];
 $expect = fn (bool $ok) => $ok ? 'yes' : 'NO';
 $path = function (DistLock $d): string {
     preg_match('/\[release_path\] => (.*)/', print_r($d, true), $m);
@@ -25,7 +26,7 @@ $path = function (DistLock $d): string {
 $d = new DistLock(test_uri(), ['prefix' => $p, 'defer_release' => false]);
 echo "before the first call: ", $path($d), "\n";
 $d->isLocked('x');
-echo "release path as the server allows: ", $expect($path($d) === ($native ? 'native (DELIFEQ)' : 'script')), "\n";
+echo "release path as the server allows: ", $expect($path($d) === $native_path), "\n";
 $s = $d->stats();
 $l = $d->tryLock('x', 5);
 var_dump($l->release(), raw_redis('EXISTS', "{$p}x"));

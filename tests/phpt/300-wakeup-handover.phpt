@@ -74,5 +74,5 @@ exit=0 exit=0 exit=0 exit=0 exit=0
 median hand-over under 20 ms (polling libraries: 10-250 ms): true
 exit=0
 waited about 2 s: true
-requests sent by the waiter: HELLO SET EVALSHA BLPOP EVALSHA
+requests sent by the waiter: HELLO EVALSHA SET EVALSHA BLPOP EVALSHA
 left behind: []

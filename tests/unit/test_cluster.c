@@ -633,7 +633,7 @@ static void test_caps_agreed_by_all_masters(void **state)
     (void)state;
     c = start(&t);
     assert_int_equal(t.caps(t.impl), DL_CAP_CLUSTER);   /* nothing known before the map; a Cluster */
-    W.n[0].caps = W.n[1].caps = W.n[2].caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    W.n[0].caps = W.n[1].caps = W.n[2].caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
     cmds[0] = CMD("GET", key_on(0, 0));
     assert_int_equal(t.call(t.impl, 1, cmds, r, 0, &err), DL_OK);
     free_replies(r, 1);
@@ -642,9 +642,9 @@ static void test_caps_agreed_by_all_masters(void **state)
     cmds[2] = CMD("GET", key_on(2, 0));
     assert_int_equal(t.call(t.impl, 3, cmds, r, 0, &err), DL_OK);
     free_replies(r, 3);
-    assert_int_equal(t.caps(t.impl), DL_CAP_KNOWN | DL_CAP_NATIVE_CAD | DL_CAP_CLUSTER);
-    W.n[1].caps = DL_CAP_KNOWN;   /* one master without: nobody uses it */
-    assert_int_equal(t.caps(t.impl), DL_CAP_KNOWN | DL_CAP_CLUSTER);
+    assert_int_equal(t.caps(t.impl), DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING | DL_CAP_CLUSTER);
+    W.n[1].caps = DL_CAP_KNOWN | DL_CAP_SCRIPTING;   /* one master without: nobody uses it */
+    assert_int_equal(t.caps(t.impl), DL_CAP_KNOWN | DL_CAP_SCRIPTING | DL_CAP_CLUSTER);
     dl_cluster_free(c);
 }
 

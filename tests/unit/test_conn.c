@@ -403,6 +403,40 @@ static void test_auth(void **state)
     dl_conn_free(admin);
 }
 
+/* The scripting probe behind HELLO (dl_conn.c, caps_from_probe): an EVALSHA of
+ * no script, answered NOSCRIPT where scripts are allowed, NOPERM where an ACL
+ * denies them; the call's own reply is untouched either way. */
+static void test_scripting_probe(void **state)
+{
+    dl_conn_t *admin, *c;
+    dl_transport_t t;
+    dl_reply_t r;
+    (void)state;
+    NEED_SERVER();
+    admin = local();
+    ok_cmd(admin, &r, 12, "ACL", "SETUSER", "dlnoscript", "on", ">" SECRET, "resetkeys", "~*", "-@all", "+ping",
+           "+get", "+set", "+hello");
+    dl_reply_free(&r);
+
+    t = dl_conn_transport(admin);
+    assert_true(t.caps(t.impl) & DL_CAP_KNOWN);
+    assert_true(t.caps(t.impl) & DL_CAP_SCRIPTING);
+
+    c = conn_for("redis://dlnoscript:%s@127.0.0.1:%d", SECRET, port);
+    t = dl_conn_transport(c);
+    ok_cmd(c, &r, 1, "PING");
+    assert_int_equal(r.type, DL_REPLY_STATUS);
+    assert_string_equal(r.str, "PONG");
+    dl_reply_free(&r);
+    assert_true(t.caps(t.impl) & DL_CAP_KNOWN);
+    assert_false(t.caps(t.impl) & DL_CAP_SCRIPTING);
+    dl_conn_free(c);
+
+    ok_cmd(admin, &r, 3, "ACL", "DELUSER", "dlnoscript");
+    dl_reply_free(&r);
+    dl_conn_free(admin);
+}
+
 /* ---- timeouts -------------------------------------------------------- */
 
 static void test_timeout_classified_and_connection_dropped(void **state)
@@ -448,7 +482,7 @@ static void test_timeout_classified_and_connection_dropped(void **state)
 }
 
 /* A server that answers HELLO with an error (a server before 6.0: nothing
- * native), then sends the first half of a bulk reply and stalls. */
+ * native) and the probe with NOSCRIPT, then sends the first half of a bulk reply and stalls. */
 struct half_server { int lfd; int stall_ms; };
 
 static void *half_server_run(void *arg)
@@ -457,8 +491,8 @@ static void *half_server_run(void *arg)
     char buf[4096];
     int fd = accept(h->lfd, NULL, NULL);
     if (fd < 0) return NULL;
-    if (read(fd, buf, sizeof(buf)) > 0) {   /* HELLO and ECHO, written together */
-        static const char out[] = "-ERR unknown command 'HELLO'\r\n$10\r\nhello";
+    if (read(fd, buf, sizeof(buf)) > 0) {   /* HELLO, the scripting probe and ECHO, written together */
+        static const char out[] = "-ERR unknown command 'HELLO'\r\n-NOSCRIPT No matching script.\r\n$10\r\nhello";
         if (write(fd, out, sizeof(out) - 1) < 0) { /* the client's test fails on its own */ }
     }
     dl_clock_sleep_us((int64_t)h->stall_ms * 1000);
@@ -2483,6 +2517,7 @@ int main(void)
         cmocka_unit_test(test_connect_refused_names_endpoint),
         cmocka_unit_test(test_unix_socket_missing),
         cmocka_unit_test(test_auth),
+        cmocka_unit_test(test_scripting_probe),
         cmocka_unit_test(test_timeout_classified_and_connection_dropped),
         cmocka_unit_test(test_reply_cut_short_ends_at_the_deadline),
         cmocka_unit_test(test_fork_child_reconnects),

@@ -64,9 +64,10 @@ typedef struct {
     long long integer;
     const char *str;
     size_t slen;           /* str's length when it holds NUL bytes (RP_BSTR); 0: strlen(str) */
-    size_t nelem;          /* DL_REPLY_ARRAY of integers, or of strings when selem[0] is set */
+    size_t nelem;          /* DL_REPLY_ARRAY: element e is selem[e] when set (a string, or an error
+                            * reply when it starts with '-'), else the integer elem[e] */
     long long elem[5];
-    const char *selem[2];
+    const char *selem[5];
 } rspec_t;
 
 #define RP_OK ((rspec_t){.type = DL_REPLY_STATUS, .str = "OK"})
@@ -197,13 +198,15 @@ static void fill_replies(const step_t *sp, size_t n, dl_reply_t *replies)
             replies[i].element = calloc(s.r[i].nelem, sizeof(dl_reply_t));
             assert_non_null(replies[i].element);
             for (e = 0; e < s.r[i].nelem; e++) {
-                if (s.r[i].selem[0]) {
+                if (s.r[i].selem[e]) {
                     dl_reply_t *el = &replies[i].element[e];
-                    el->type = DL_REPLY_STRING;
-                    el->len = strlen(s.r[i].selem[e]);
+                    const char *v = s.r[i].selem[e];
+                    el->type = v[0] == '-' ? DL_REPLY_ERROR : DL_REPLY_STRING;
+                    if (v[0] == '-') v++;
+                    el->len = strlen(v);
                     el->str = malloc(el->len + 1);
                     assert_non_null(el->str);
-                    memcpy(el->str, s.r[i].selem[e], el->len + 1);
+                    memcpy(el->str, v, el->len + 1);
                 } else {
                     replies[i].element[e].type = DL_REPLY_INTEGER;
                     replies[i].element[e].integer = s.r[i].elem[e];
@@ -957,7 +960,7 @@ static void test_acquire_set_get(void **state)
     dl_error_t err;
 
     /* Redis >= 7.0: GET rides along; nil = granted, in one command. */
-    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET;
+    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_SCRIPTING;
     push_ok(f, RP_NIL);
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
@@ -1479,7 +1482,7 @@ static void test_acquire_carried_set_replies_and_cluster(void **state)
     expect_cancel(&f->calls[base + 3].cmd[0], 0, l);
 
     base = f->ncalls;
-    f->caps = DL_CAP_KNOWN | DL_CAP_CLUSTER;
+    f->caps = DL_CAP_KNOWN | DL_CAP_CLUSTER | DL_CAP_SCRIPTING;
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000));
     push_ok(f, RP_POP(l->wake_key, "1"), RP_ARR2(1, 0));
@@ -2334,15 +2337,16 @@ static void test_release_noscript_falls_back_to_eval(void **state)
 static void test_release_server_error(void **state)
 {
     fake_t *f = *state;
+    size_t n_before;
     dl_lease_t *l = mk_lease("lock:", "r", "tok-r", 1500);
     dl_error_t err;
     int released = -1;
 
     /* A non-NOSCRIPT error is reported (naming the server), not retried, and is not "released". */
-    push_ok(f, RP_ERR("NOPERM this user has no permissions to run the 'evalsha' command"));
+    push_ok(f, RP_ERR("ERR Error running script (call to f_x): @user_script:1: oom"));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_SERVER);
     assert_int_equal(released, 0);
-    assert_non_null(strstr(err.msg, "NOPERM"));
+    assert_non_null(strstr(err.msg, "oom"));
     assert_non_null(strstr(err.msg, ENDPOINT));
     assert_null(strstr(err.msg, "tok-r"));
     assert_int_equal(f->ncalls, 1);
@@ -2360,6 +2364,17 @@ static void test_release_server_error(void **state)
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_PROTOCOL);
     assert_int_equal(released, 0);
     assert_non_null(strstr(err.msg, ENDPOINT));
+    /* NOPERM for EVALSHA: scripting denied, never a connection error; the
+     * connection knows it from now on (nothing more is sent for a script). */
+    f->caps = DL_CAP_KNOWN | DL_CAP_SCRIPTING;
+    n_before = f->ncalls;
+    push_ok(f, RP_ERR("NOPERM this user has no permissions to run the 'evalsha' command"));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_DENIED);
+    assert_int_equal(released, 0);
+    assert_non_null(strstr(err.msg, "+@scripting"));
+    assert_int_equal(f->caps & DL_CAP_SCRIPTING, 0);
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_DENIED);
+    assert_int_equal(f->ncalls, n_before + 1);
     dl_lease_free(l);
 }
 
@@ -3319,7 +3334,7 @@ static void test_native_release(void **state)
     dl_error_t err;
     int released = -1;
 
-    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
     assert_true(dl_lock_native(&f->t, l));
     /* Uncontended: DELIFEQ and a look at the waiters set, one round trip, no script. */
     push_ok(f, RP_INT(1), RP_INT(0));
@@ -3402,12 +3417,12 @@ static void test_native_not_used(void **state)
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     expect_release(&f->calls[0].cmd[0], 0, l);
-    f->caps = DL_CAP_KNOWN;
+    f->caps = DL_CAP_KNOWN | DL_CAP_SCRIPTING;
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     expect_release(&f->calls[1].cmd[0], 0, l);
     /* Fair mode keeps its script (the hand-over is part of the release). */
-    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
     assert_false(dl_lock_native(&f->t, fair));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, fair, &released, &err), DL_OK);
@@ -3424,7 +3439,7 @@ static void test_native_refresh(void **state)
     int extended = -1, ext2[2] = {-1, -1};
     dl_error_t err;
 
-    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
     /* SET key token IFEQ token PX ttl: OK = still ours. */
     push_ok(f, RP_OK);
     assert_int_equal(dl_lock_refresh(&f->t, a, 3000, &extended, &err), DL_OK);
@@ -3440,7 +3455,7 @@ static void test_native_refresh(void **state)
     push_ok(f, RP_ERR("DLKIND readers-writer"));
     assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_ERR_KIND);
     assert_int_equal(extended, 0);
-    push_ok(f, RP_ERR("ERR syntax error"));
+    push_ok(f, RP_ERR("ERR wrong number of arguments"));
     assert_int_equal(dl_lock_refresh(&f->t, a, 4000, &extended, &err), DL_ERR_SERVER);
     assert_int_equal(extended, 0);
     /* The watchdog's pipeline: one SET IFEQ per lease, each with its own ttl. */
@@ -3452,6 +3467,186 @@ static void test_native_refresh(void **state)
     expect_cmd(&f->calls[6].cmd[1], 7, S("SET"), S("lock:b"), S("tb"), S("IFEQ"), S("tb"), S("PX"), S("2500"));
     dl_lease_free(a);
     dl_lease_free(b);
+}
+
+
+/* Redis >= 8.4: DELEX ... IFEQ for the release, SET ... IFEQ for the refresh. */
+static void test_native_delex(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "d", "tok-d", 1500);
+    dl_lease_t *many[2];
+    int released = -1, rel2[2] = {-1, -1};
+    dl_error_t err;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELEX | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
+    assert_true(dl_lock_native(&f->t, l));
+    assert_string_equal(dl_lock_native_name(f->caps), "DELEX");
+    push_ok(f, RP_INT(1), RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 1);
+    expect_cmd(&f->calls[0].cmd[0], 4, S("DELEX"), S("lock:d"), S("IFEQ"), S("tok-d"));
+    expect_cmd(&f->calls[0].cmd[1], 2, S("EXISTS"), S("lock:d{lock:d}:waiters"));
+    /* K not a string: Redis 8.4's DELEX says so in its own words; not ours, the script tells the kind. */
+    push_ok(f, RP_ERR("ERR Key should be of string type if conditions are specified"), RP_INT(0));
+    push_ok(f, RP_ERR("DLKIND semaphore"));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_KIND);
+    assert_int_equal(released, 0);
+    /* Request end: every lease's pair in one pipeline; a waiter's name is woken after. */
+    many[0] = l;
+    many[1] = mk_lease("lock:", "e", "tok-e", 1500);
+    push_ok(f, RP_INT(1), RP_INT(1), RP_INT(0), RP_INT(0));
+    push_ok(f, RP_INT(1));   /* the wake script for lock:d */
+    assert_int_equal(dl_lock_release_many(&f->t, 2, many, rel2, &err), DL_OK);
+    assert_int_equal(rel2[0], 1);
+    assert_int_equal(rel2[1], 0);
+    assert_int_equal(f->calls[3].n, 4);
+    expect_cmd(&f->calls[3].cmd[2], 4, S("DELEX"), S("lock:e"), S("IFEQ"), S("tok-e"));
+    assert_true(is_script(&f->calls[4].cmd[0], DL_SCRIPT_WAKE_SHA, DL_SCRIPT_WAKE));
+    assert_int_equal(f->ncalls, 5);
+    dl_lease_free(many[1]);
+    dl_lease_free(l);
+}
+
+/* A server whose version promised the native commands refuses them (a managed
+ * Redis 8.4 without DELEX, an ACL): the script at once, counted, and the
+ * connection forgets the capability. */
+static void test_native_fallback(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "f", "tok-f", 1500);
+    int released = -1, extended = -1;
+    unsigned long long before = dl_lock_native_fallbacks();
+    dl_error_t err;
+
+    /* Unknown command: DELEX absent, DELIFEQ there (a Valkey): DELIFEQ next. */
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELEX | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
+    push_ok(f, RP_ERR("ERR unknown command 'DELEX', with args beginning with: 'lock:f'"), RP_INT(0));
+    push_ok(f, RP_INT(1), RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    expect_cmd(&f->calls[1].cmd[0], 3, S("DELIFEQ"), S("lock:f"), S("tok-f"));
+    assert_int_equal(dl_lock_native_fallbacks(), before + 1);
+    assert_int_equal(f->caps & DL_CAP_DELEX, 0);
+
+    /* NOPERM for DELIFEQ: the release script, and from now on. */
+    push_ok(f, RP_ERR("NOPERM User locker has no permissions to run the 'delifeq' command"), RP_INT(0));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    expect_release(&f->calls[3].cmd[0], 0, l);
+    assert_int_equal(dl_lock_native_fallbacks(), before + 2);
+    assert_false(dl_lock_native(&f->t, l));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    expect_release(&f->calls[4].cmd[0], 0, l);
+    assert_int_equal(f->ncalls, 5);
+
+    /* SET that does not know IFEQ (syntax error): the refresh script, counted, forgotten. */
+    push_ok(f, RP_ERR("ERR syntax error"));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_refresh(&f->t, l, 2000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 1);
+    expect_cmd(&f->calls[5].cmd[0], 7, S("SET"), S("lock:f"), S("tok-f"), S("IFEQ"), S("tok-f"), S("PX"), S("2000"));
+    assert_true(is_script(&f->calls[6].cmd[0], DL_SCRIPT_REFRESH_SHA, DL_SCRIPT_REFRESH));
+    assert_int_equal(dl_lock_native_fallbacks(), before + 3);
+    assert_false(dl_lock_native_set(&f->t, l));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_refresh(&f->t, l, 2000, &extended, &err), DL_OK);
+    assert_true(is_script(&f->calls[7].cmd[0], DL_SCRIPT_REFRESH_SHA, DL_SCRIPT_REFRESH));
+    assert_int_equal(dl_lock_native_fallbacks(), before + 3);
+    dl_lease_free(l);
+}
+
+/* Scripting denied (no DL_CAP_SCRIPTING once known): plain commands only. */
+static void test_scripting_denied(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "p", "tok-p", 1500);
+    dl_lease_t *fair = mk_fair("pf", "tok-f", 1500);
+    dl_acquire_opts_t o = {0};
+    dl_acquire_result_t res;
+    dl_lock_info_t info;
+    int released = -1, extended = -1;
+    int64_t pttl = 0;
+    dl_error_t err;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_DELEX | DL_CAP_SET_IFEQ;
+    /* A contended release wakes with plain commands: RPUSH, LTRIM to one, PEXPIRE. */
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(1), RP_OK, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->calls[1].n, 3);
+    expect_cmd(&f->calls[1].cmd[0], 3, S("RPUSH"), S("lock:p{lock:p}:wake"), S("1"));
+    expect_cmd(&f->calls[1].cmd[1], 4, S("LTRIM"), S("lock:p{lock:p}:wake"), S("0"), S("0"));
+    expect_cmd(&f->calls[1].cmd[2], 3, S("PEXPIRE"), S("lock:p{lock:p}:wake"), S("2000"));
+    /* Not ours: the answer, no script to tell the kind. */
+    push_ok(f, RP_NIL);
+    assert_int_equal(dl_lock_refresh(&f->t, l, 2000, &extended, &err), DL_OK);
+    assert_int_equal(extended, 0);
+    assert_int_equal(f->ncalls, 3);
+    /* Ownership read in one transaction: GET, PTTL. */
+    push_ok(f, RP_OK, RP_STR("QUEUED"), RP_STR("QUEUED"),
+            ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .selem = {"tok-p"}, .elem = {0, 1234}}));
+    assert_int_equal(dl_lock_status(&f->t, l, &pttl, &err), DL_OK);
+    assert_int_equal(pttl, 1234);
+    expect_cmd(&f->calls[3].cmd[0], 1, S("MULTI"));
+    expect_cmd(&f->calls[3].cmd[3], 1, S("EXEC"));
+    /* status(): the kind from K's value, the waiters from ZCARD Q. */
+    push_ok(f, RP_OK, RP_STR("QUEUED"), RP_STR("QUEUED"), RP_STR("QUEUED"), RP_STR("QUEUED"), RP_STR("QUEUED"),
+            ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 5, .selem = {"someone", NULL, "-WRONGTYPE x", NULL, "-WRONGTYPE y"},
+                       .elem = {0, 900, 0, 2, 0}}));
+    assert_int_equal(dl_lock_inspect(&f->t, l, &info, &err), DL_OK);
+    assert_int_equal(info.kind, DL_HELD_MUTEX);
+    assert_int_equal(info.holders, 1);
+    assert_int_equal(info.pttl_ms, 900);
+    assert_int_equal(info.waiters, 2);
+    /* What needs scripts is refused at once, nothing sent, never a connection error. */
+    assert_int_equal(dl_lock_acquire(&f->t, fair, &o, &res, &err), DL_ERR_DENIED);
+    assert_non_null(strstr(err.msg, "+@scripting"));
+    assert_non_null(strstr(err.msg, "fair mode"));
+    l->fencing = 1;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DENIED);
+    assert_non_null(strstr(err.msg, "fencing"));
+    l->fencing = 0;
+    assert_int_equal(f->ncalls, 5);
+    /* No native compare-and-delete either (Redis 7.0): the mutex itself, at once. */
+    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DENIED);
+    assert_non_null(strstr(err.msg, "DELEX"));
+    assert_int_equal(f->ncalls, 5);
+    dl_lease_free(l);
+    dl_lease_free(fair);
+}
+
+/* A waiter where scripting is denied: the plain registration (ZADD Q before
+ * the SET NX looks at K), then the block with the plain attempt behind it. */
+static void test_scripting_denied_wait(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok-w", 1500);
+    dl_acquire_opts_t o = {0};
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ;
+    o.wait_us = 5000000;
+    push_ok(f, RP_STR("other"));                               /* SET NX GET: taken */
+    push_ok(f, RP_INT(1), RP_INT(1), RP_STR("other"), RP_INT(800));   /* registered, still taken */
+    push_ok(f, RP_POP("lock:w{lock:w}:wake", "1"), RP_OK, RP_INT(1));  /* woken; the carried SET took it */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->calls[1].n, 4);
+    assert_int_equal(f->calls[1].cmd[0].argc, 4);
+    assert_memory_equal(f->calls[1].cmd[0].argv[0], "ZADD", 4);
+    expect_cmd(&f->calls[1].cmd[1], 3, S("PEXPIRE"), S("lock:w{lock:w}:waiters"), S("3000"));
+    expect_cmd(&f->calls[1].cmd[2], 7, S("SET"), S("lock:w"), S("tok-w"), S("NX"), S("PX"), S("1500"), S("GET"));
+    expect_cmd(&f->calls[1].cmd[3], 2, S("PTTL"), S("lock:w"));
+    assert_memory_equal(f->calls[2].cmd[0].argv[0], "BLPOP", 5);
+    expect_cmd(&f->calls[2].cmd[2], 3, S("ZREM"), S("lock:w{lock:w}:waiters"), S("tok-w"));
+    dl_lease_free(l);
 }
 
 static void test_exists_and_delete(void **state)
@@ -3741,6 +3936,10 @@ int main(void)
         T(test_native_release),
         T(test_native_not_used),
         T(test_native_refresh),
+        T(test_native_delex),
+        T(test_native_fallback),
+        T(test_scripting_denied),
+        T(test_scripting_denied_wait),
         T(test_owner),
         T(test_inspect),
         T(test_exists_and_delete),

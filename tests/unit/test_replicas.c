@@ -324,7 +324,7 @@ static void test_native_refresh_with_wait(void **state)
     dl_error_t err;
     int extended = -1;
 
-    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
     push_ok(f, RP_OK, RP_INT(0));
     assert_int_equal(dl_lock_refresh(&f->t, l, 3000, &extended, &err), DL_ERR_REPLICATION);
     assert_int_equal(extended, 0);

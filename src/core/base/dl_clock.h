@@ -12,6 +12,11 @@
 /* Monotonic time in nanoseconds since an arbitrary point. */
 int64_t dl_clock_now_ns(void);
 
+/* Wall-clock time in ms since the epoch: only where a value is compared with
+ * the server's clock (a waiter entry's expiry written without a script, which
+ * the release script compares with TIME), never for a deadline. */
+int64_t dl_clock_wall_ms(void);
+
 /* Sleeps for us microseconds (nothing when us <= 0). Returns early, with the
  * time not slept, when a signal handler ran (EINTR), so the caller can check
  * for interrupts; returns 0 when the whole time was slept. */

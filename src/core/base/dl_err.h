@@ -28,9 +28,13 @@ typedef enum {
     DL_ERR_INTERRUPTED, /* a wait was cut short by the caller's interrupt hook */
     DL_ERR_QUORUM,      /* Redlock: fewer than a quorum of the masters answered (a network failure) */
     DL_ERR_REPLICATION, /* min_replicas: WAIT counted fewer acknowledgements than asked */
-    DL_ERR_KIND         /* the name is held under another kind (mutex, readers-writer, semaphore):
+    DL_ERR_KIND,        /* the name is held under another kind (mutex, readers-writer, semaphore):
                          * the caller's mistake, told by the server atomically with the grant;
                          * the connection is fine (docs/primitives.md, "One name, one kind") */
+    DL_ERR_DENIED       /* what was asked needs a command this user may not run, or the server lacks
+                         * (scripting denied by an ACL, and no native compare-and-delete): nothing was
+                         * done; the connection is fine (docs/decisions.md, "A mutex where scripting
+                         * is denied") */
 } dl_status_t;
 
 #define DL_ERR_MSG_MAX 512   /* room for a Redlock QuorumException naming each master's failure */

@@ -29,9 +29,8 @@ static dl_status_t check_replicated(const dl_transport_t *t, dl_lease_t *lease, 
     dl_status_t st = dl_replicas_check(t, lease, wait_r, "the grant; it was released", err);
     if (st != DL_OK) {
         dl_error_t ignored;
-        dl_reply_t r;
-        dl_script_run(t, dl_script_release_for(lease), lease, 0, 0, 0, DL_RETRY_ANY, &r, &ignored);
-        dl_reply_free(&r);
+        int released;
+        dl_lock_release(t, lease, &released, &ignored);   /* native where the server has it */
         *acquired = 0;
     }
     return st;
@@ -99,7 +98,7 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiti
         if (r[0].type == DL_REPLY_STATUS) *acquired = 1;
         else if (r[0].type == DL_REPLY_NIL) *acquired = 0;
         else st = r[0].type == DL_REPLY_ERROR ? dl_server_error(t, &r[0], "SET", err) : dl_unexpected(t, "SET", err);
-        if (st == DL_OK && !*acquired && !waiting) {
+        if (st == DL_OK && !*acquired && !waiting && !dl_scripting_denied(t)) {
             long long ignored;
             st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &ignored, err);
         }
@@ -108,6 +107,172 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiti
     dl_reply_free(&r[0]);
     dl_reply_free(&r[1]);
     return st;
+}
+
+/*
+ * Where scripting is denied (docs/decisions.md, "A mutex where scripting is
+ * denied"): one registration attempt of a waiter with plain commands, in one
+ * pipeline and in this order: ZADD Q <now + window> token, PEXPIRE Q window,
+ * SET K token NX PX ttl [GET], PTTL K. The entry goes in before the SET looks
+ * at K (the no-lost-wake-up argument); the score is the client's clock (it
+ * only orders entries: nothing prunes them by time without a script, and Q
+ * expires a window after the last registration). Granted: ZREM Q token
+ * follows (a second round trip, on this contended path only).
+ */
+static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease, int *acquired,
+                                      int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    char score[24], win[24], ttl[24];
+    int with_get = (t->caps ? t->caps(t->impl) : 0) & DL_CAP_SET_GET ? 1 : 0;
+    const char *zadd[4] = {"ZADD", lease->waiters_key, score, lease->token};
+    size_t zadd_len[4] = {4, lease->waiters_key_len, 0, lease->token_len};
+    const char *pexp[3] = {"PEXPIRE", lease->waiters_key, win};
+    size_t pexp_len[3] = {7, lease->waiters_key_len, 0};
+    const char *set[7] = {"SET", lease->key, lease->token, "NX", "PX", ttl, "GET"};
+    size_t set_len[7] = {3, lease->key_len, lease->token_len, 2, 2, 0, 3};
+    const char *pttl[2] = {"PTTL", lease->key};
+    size_t pttl_len[2] = {4, lease->key_len};
+    dl_cmd_t cmds[4] = {{4, zadd, zadd_len}, {3, pexp, pexp_len}, {with_get ? 7 : 6, set, set_len}, {2, pttl, pttl_len}};
+    dl_reply_t r[4];
+    dl_status_t st;
+    size_t i;
+
+    zadd_len[2] = dl_cmd_int(score, dl_clock_wall_ms() + DL_WAITERS_TTL_MS);
+    pexp_len[2] = dl_cmd_int(win, DL_WAITERS_TTL_MS);
+    set_len[5] = dl_cmd_int(ttl, lease->ttl_ms);
+    memset(r, 0, sizeof(r));
+    st = dl_call(t, 4, cmds, r, DL_RETRY_NEVER, err);
+    if (st == DL_OK) {
+        for (i = 0; i < 2 && st == DL_OK; i++) {
+            if (r[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[i], cmds[i].argv[0], err);
+        }
+        if (st == DL_OK && with_get) {
+            *acquired = r[2].type == DL_REPLY_NIL;
+            if (!*acquired) st = held_by(t, lease, &r[2], err);
+        } else if (st == DL_OK) {
+            if (r[2].type == DL_REPLY_STATUS) *acquired = 1;
+            else if (r[2].type == DL_REPLY_NIL) *acquired = 0;
+            else st = r[2].type == DL_REPLY_ERROR ? dl_server_error(t, &r[2], "SET", err) : dl_unexpected(t, "SET", err);
+        }
+        if (st == DL_OK && !*acquired) *holder_pttl_ms = r[3].type == DL_REPLY_INTEGER ? r[3].integer : -1;
+    }
+    for (i = 0; i < 4; i++) dl_reply_free(&r[i]);
+    if (st == DL_OK && *acquired) {
+        const char *zrem[3] = {"ZREM", lease->waiters_key, lease->token};
+        size_t zrem_len[3] = {4, lease->waiters_key_len, lease->token_len};
+        dl_cmd_t c = {3, zrem, zrem_len};
+        dl_error_t ignored;
+        dl_call(t, 1, &c, &r[0], DL_RETRY_NEVER, &ignored);   /* best effort: a stale entry costs a spurious wake */
+        dl_reply_free(&r[0]);
+        lease->fence = 0;
+    }
+    return st;
+}
+
+/*
+ * A waiter gives up, where scripting is denied: ZREM Q token, EXISTS K,
+ * EXISTS Q; when the name is free and others wait, the plain wake (it passes
+ * on a wake token our dropped BLPOP may have taken, as DL_SCRIPT_CANCEL does).
+ * Best effort, within the call's bound and a grace.
+ */
+static void cancel_plain(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    const char *zrem[3] = {"ZREM", lease->waiters_key, lease->token};
+    size_t zrem_len[3] = {4, lease->waiters_key_len, lease->token_len};
+    const char *exk[2] = {"EXISTS", lease->key};
+    size_t exk_len[2] = {6, lease->key_len};
+    const char *exq[2] = {"EXISTS", lease->waiters_key};
+    size_t exq_len[2] = {6, lease->waiters_key_len};
+    dl_cmd_t cmds[3] = {{3, zrem, zrem_len}, {2, exk, exk_len}, {2, exq, exq_len}};
+    dl_reply_t r[3];
+    dl_error_t ignored;
+    dl_call_bound_t saved;
+    size_t i;
+
+    memset(r, 0, sizeof(r));
+    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
+    if (dl_call(t, 3, cmds, r, DL_RETRY_NEVER, &ignored) == DL_OK && r[1].type == DL_REPLY_INTEGER &&
+        r[1].integer == 0 && r[2].type == DL_REPLY_INTEGER && r[2].integer > 0) {
+        dl_lock_wake(t, lease);
+    }
+    dl_call_bound_end(&saved);
+    for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+}
+
+/* A waiter leaves: the primitive's cancel script, or the plain cancel where scripting is denied. */
+static void cancel_quietly(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease,
+                           int force_eval)
+{
+    if (dl_scripting_denied(t) && prim->plain) cancel_plain(t, lease);
+    else dl_script_run_or_defer(t, prim->cancel, lease, force_eval);
+}
+
+/* The undo of a grant that may have happened: natively where the server has a
+ * compare-and-delete (dl_lock_undo_native), else the primitive's undo script (by EVAL). */
+static void undo_quietly(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease)
+{
+    if (!dl_lock_undo_native(t, lease)) dl_script_run_or_defer(t, prim->undo, lease, 1);
+}
+
+/*
+ * Where the server has no native compare-and-delete and scripting is denied
+ * (Redis 7.0 with -@scripting), a mutex cannot be released safely: refused.
+ * A grant made by a connection's first call, before its HELLO told us, is
+ * ended by an optimistic compare-and-delete: WATCH K, GET K, then MULTI, DEL
+ * K, EXEC only when K held our token (EXEC does nothing if K changed since
+ * the WATCH). Best effort; else it ends at its TTL.
+ */
+static void undo_watched(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    const char *watch[2] = {"WATCH", lease->key}, *get[2] = {"GET", lease->key};
+    size_t watch_len[2] = {5, lease->key_len}, get_len[2] = {3, lease->key_len};
+    const char *multi[1] = {"MULTI"}, *del[2] = {"DEL", lease->key}, *exec[1] = {"EXEC"};
+    size_t multi_len[1] = {5}, del_len[2] = {3, lease->key_len}, exec_len[1] = {4};
+    const char *unwatch[1] = {"UNWATCH"};
+    size_t unwatch_len[1] = {7};
+    dl_cmd_t first[2] = {{2, watch, watch_len}, {2, get, get_len}};
+    dl_cmd_t tx[3] = {{1, multi, multi_len}, {2, del, del_len}, {1, exec, exec_len}};
+    dl_cmd_t un = {1, unwatch, unwatch_len};
+    dl_reply_t r[3];
+    dl_error_t ignored;
+    size_t i;
+    int ours;
+
+    memset(r, 0, sizeof(r));
+    if (dl_call(t, 2, first, r, DL_RETRY_NEVER, &ignored) != DL_OK) goto done;
+    ours = r[1].type == DL_REPLY_STRING && r[1].len == lease->token_len &&
+           memcmp(r[1].str, lease->token, lease->token_len) == 0;
+    for (i = 0; i < 2; i++) dl_reply_free(&r[i]);
+    if (ours) dl_call(t, 3, tx, r, DL_RETRY_NEVER, &ignored);
+    else dl_call(t, 1, &un, r, DL_RETRY_NEVER, &ignored);
+done:
+    for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+}
+
+static dl_status_t cannot_release(const dl_transport_t *t, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_DENIED,
+                        "Redis at %s does not let this user run scripts (NOPERM for EVALSHA, or no Lua) and has no "
+                        "native compare-and-delete (DELEX: Redis >= 8.4, Valkey >= 9.2; DELIFEQ: Valkey >= 9.0, or "
+                        "an ACL without +delex/+delifeq): a lock could not be released safely; grant +@scripting "
+                        "(or +evalsha +eval), or use a server with DELEX or DELIFEQ",
+                        t->endpoint ? t->endpoint : "?");
+}
+
+/* 1 when the connection knows scripting is denied and the lease's release has no native way. */
+static int cannot_release_safely(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    return dl_scripting_denied(t) && !dl_lock_native(t, lease);
+}
+
+/* What a lease needs that scripting-denied mode cannot give: NULL when it can be had. */
+static const char *needs_scripting(const dl_lease_t *lease, const dl_primitive_t *prim)
+{
+    if (lease->kind == DL_LEASE_PERMITS) return "a semaphore";
+    if (lease->kind == DL_LEASE_SHARED || lease->kind == DL_LEASE_WRITE) return "a readers-writer lock";
+    if (lease->fair) return "fair mode";
+    if (lease->fencing) return "fencing";
+    return prim->plain ? NULL : "this lock";
 }
 
 /* Reads the reply r of an acquire script s that ran (not NOSCRIPT, not an
@@ -382,6 +547,7 @@ static size_t carried_step(dl_carried_t *c, const dl_transport_t *t, const dl_pr
         c->plain = 1;
         return 2;
     }
+    if (dl_scripting_denied(t)) return 0;   /* the next attempt, after the block, is the plain registration */
     if (prim->wake != DL_WAKE_OWN) c->cmds[0] = dl_script_command(&c->sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
     else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) c->cmds[0] = dl_script_command(&c->sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
     else return 0;
@@ -442,6 +608,12 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         (lease->kind == DL_LEASE_WRITE && lease->fair)) {
         return dl_error_set(err, DL_ERR_ARG, "shared locking has no fair mode, and no fencing for shared leases");
     }
+    if (dl_scripting_denied(t)) {
+        /* Known before anything is sent (docs/decisions.md, "A mutex where scripting is denied"). */
+        const char *what = needs_scripting(lease, prim);
+        if (what) return dl_denied(t, what, err);
+        if (cannot_release_safely(t, lease)) return cannot_release(t, err);
+    }
     for (;;) {
         int64_t sent_ns = dl_clock_now_ns(), holder_pttl_ms = -1, remaining_us;
         int acquired = 0, was_carried = carried;
@@ -454,23 +626,32 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             script_now = carried_plain && st == DL_OK && !acquired;
             dl_reply_free(&carried_r);
             carried = 0;
+        } else if (by_script && dl_scripting_denied(t) && prim->plain && !lease->fencing) {
+            st = try_register_plain(t, lease, &acquired, &holder_pttl_ms, err);
         } else {
             st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
                            : try_set(t, lease, waiting, &acquired, err);
+            /* The first call on a connection learned only now (its HELLO rode
+             * with the SET) that this lock could not be released: end the grant. */
+            if (st == DL_OK && acquired && cannot_release_safely(t, lease)) {
+                undo_watched(t, lease);
+                acquired = 0;
+                st = cannot_release(t, err);
+            }
         }
         res->attempts++;
         last_sent_ns = sent_ns;
         registered |= by_script && waiting;
         if (st != DL_OK) {
             if (dl_status_is_transport_failure(st)) {
-                /* Ambiguous: the grant may have happened. Undo it with the same token,
-                 * by EVAL (the script cache may be empty after a restart or failover).
-                 * After a timeout the call ends here, within the bound its message
-                 * names: the undo is written, not waited for (issue 37.2). */
+                /* Ambiguous: the grant may have happened. Undo it with the same token:
+                 * natively, or by EVAL (the script cache may be empty after a restart
+                 * or failover). After a timeout the call ends here, within the bound its
+                 * message names: the undo is written, not waited for (issue 37.2). */
                 if (st == DL_ERR_TIMEOUT) dl_call_bound_close();
-                run_quietly(t, prim->undo, lease, 1);
+                undo_quietly(t, prim, lease);
             } else if (st == DL_ERR_KIND && registered) {
-                run_quietly(t, prim->cancel, lease, 0);   /* another kind took the name while we waited */
+                cancel_quietly(t, prim, lease, 0);   /* another kind took the name while we waited */
             }
             break;
         }
@@ -483,7 +664,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             }
             /* Gone before the refresh could extend it, or its validity spent with the
              * refresh lost: end what may be left of it (by token), attempt again at once. */
-            run_quietly(t, prim->undo, lease, 1);
+            undo_quietly(t, prim, lease);
             lease->valid_until_ns = 0;
             lease->fence = 0;
             continue;
@@ -491,7 +672,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         res->contended++;
         remaining_us = (deadline_ns - dl_clock_now_ns()) / 1000;
         if (remaining_us <= 0 || (opts->interrupted && opts->interrupted(opts->interrupt_arg))) {
-            if (registered) run_quietly(t, prim->cancel, lease, 0);  /* leave nothing behind */
+            if (registered) cancel_quietly(t, prim, lease, 0);  /* leave nothing behind */
             if (remaining_us > 0) st = dl_error_set(err, DL_ERR_INTERRUPTED, "the wait was interrupted");
             break;
         }
@@ -518,7 +699,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                                &behind_r, &behind_got, &behind_rest_err, &popped, &value, &abandoned, err);
             /* The ZREM behind a carried SET refused (nothing known can cause it):
              * leave the waiters by the cancel, so our entry wakes nobody for us. */
-            if (behind_rest_err) run_quietly(t, prim->cancel, lease, 0);
+            if (behind_rest_err) cancel_quietly(t, prim, lease, 0);
             if (behind_got && prim->wake == DL_WAKE_OWN) {
                 if (behind_r.type == DL_REPLY_INTEGER) carried_extended = behind_r.integer == 1;
                 dl_reply_free(&behind_r);   /* not popped: a 0, or a hand-over the next attempt finds */
@@ -542,7 +723,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * then): nothing changed that another attempt could see; give up.
                  * The cancel passes on a wake-up or a hand-over that came as we left. */
                 if (!carried && !popped && (abandoned || block_us >= remaining_us)) {
-                    run_quietly(t, prim->cancel, lease, 0);
+                    cancel_quietly(t, prim, lease, 0);
                     break;
                 }
                 continue;
@@ -555,8 +736,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                     dl_reply_free(&carried_r);
                     carried = 0;
                 }
-                if (behind_sent && prim->wake != DL_WAKE_OWN) run_quietly(t, prim->undo, lease, 1);
-                run_quietly(t, prim->cancel, lease, 1);
+                if (behind_sent && prim->wake != DL_WAKE_OWN) undo_quietly(t, prim, lease);
+                cancel_quietly(t, prim, lease, 1);
                 if (behind_sent && !reconnected) {
                     /* A master demoted to a replica (failover) answers its blocked
                      * clients UNBLOCKED and closes them before it reads what follows

@@ -95,9 +95,11 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
 
 /*
  * Compare-and-delete (fair: hand-over). *released = 1 when the key held our
- * token, 0 when not ours. Natively (dl_lock_native): DELIFEQ and a look at the
- * waiters set in one round trip, then, only when a waiter is registered, the
- * wake script (a second round trip, contended releases only); otherwise the
+ * token, 0 when not ours. Natively (dl_lock_native): DELEX ... IFEQ (or
+ * DELIFEQ) and a look at the waiters set in one round trip, then, only when a
+ * waiter is registered, the wake (dl_lock_wake: a second round trip, contended
+ * releases only); a native command the server refuses falls back to the
+ * script (counted: dl_lock_native_fallbacks); otherwise the
  * release script, which does both at once. When the reply is lost it is sent once more on a
  * fresh connection; if the key is then gone or held by another owner although
  * the lease is still valid after that second answer, the first attempt did it
@@ -137,13 +139,34 @@ dl_status_t dl_lock_release_deferred_ex(const dl_transport_t *t, const dl_lease_
                                         void *arg);
 
 /*
- * 1 when releases and refreshes of lease on t use the server's native
- * compare-and-delete / compare-and-refresh (DELIFEQ, SET ... IFEQ: Valkey >=
- * 9.0, learned by the connection's first call) instead of a script. Fair mode
- * keeps its scripts (the hand-over is part of the release), and so does the
- * semaphore (dl_primitive_t.plain).
+ * 1 when releases (and undos) of lease on t use the server's native
+ * compare-and-delete (DELEX ... IFEQ: Redis >= 8.4, Valkey >= 9.2; DELIFEQ:
+ * Valkey >= 9.0), learned by the connection's first call (HELLO) and
+ * forgotten when the server refuses it. Fair mode keeps its scripts (the
+ * hand-over is part of the release), and so do the semaphore and the
+ * readers-writer leases (dl_primitive_t.plain).
  */
 int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease);
+
+/* 1 when refreshes of lease on t use SET ... IFEQ ... PX (Redis >= 8.4, Valkey >= 8.1). */
+int dl_lock_native_set(const dl_transport_t *t, const dl_lease_t *lease);
+
+/* "DELEX", "DELIFEQ" or NULL: the compare-and-delete a connection with these DL_CAP_* uses. */
+const char *dl_lock_native_name(unsigned caps);
+
+/* Native commands refused by a server that was expected to have them (unknown
+ * command, syntax error, NOPERM), each followed by the script: process-wide. */
+unsigned long long dl_lock_native_fallbacks(void);
+
+/* Wakes the longest waiter of lease's name after a native release found
+ * waiters: the wake script, or the plain RPUSH/LTRIM/PEXPIRE of W where
+ * scripting is denied. Best effort (a lost wake costs a waiter one block). */
+void dl_lock_wake(const dl_transport_t *t, const dl_lease_t *lease);
+
+/* The native undo (compare-and-delete, no wake) of a grant that may have
+ * happened; one attempt, errors ignored. 0 when it could not be sent natively
+ * (the caller runs the undo script). */
+int dl_lock_undo_native(const dl_transport_t *t, const dl_lease_t *lease);
 
 /* Releases n leases in one pipelined round trip (request end). released[i] as for dl_lock_release. */
 dl_status_t dl_lock_release_many(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,

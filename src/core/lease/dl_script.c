@@ -90,8 +90,48 @@ const dl_script_t *dl_script_release_for(const dl_lease_t *lease)
     return dl_primitive_of(lease)->release;
 }
 
+int dl_is_noperm(const dl_reply_t *r)
+{
+    return r->type == DL_REPLY_ERROR && r->len >= 6 && memcmp(r->str, "NOPERM", 6) == 0;
+}
+
+int dl_is_refused(const dl_reply_t *r)
+{
+    return dl_is_noperm(r) ||
+           (r->type == DL_REPLY_ERROR &&
+            ((r->len >= 19 && memcmp(r->str, "ERR unknown command", 19) == 0) ||
+             (r->len >= 16 && memcmp(r->str, "ERR syntax error", 16) == 0)));
+}
+
+int dl_scripting_denied(const dl_transport_t *t)
+{
+    unsigned caps = t->caps ? t->caps(t->impl) : 0;
+    return (caps & DL_CAP_KNOWN) && !(caps & DL_CAP_SCRIPTING);
+}
+
+dl_status_t dl_denied(const dl_transport_t *t, const char *what, dl_error_t *err)
+{
+    return dl_error_set(err, DL_ERR_DENIED,
+                        "Redis at %s does not let this user run scripts (NOPERM for EVALSHA, or no Lua), and %s needs "
+                        "them: grant +@scripting (or +evalsha +eval); without scripting only a mutex without fair "
+                        "mode or fencing works, on a server with DELEX or DELIFEQ (Redis >= 8.4, Valkey >= 9.0)",
+                        t->endpoint ? t->endpoint : "?", what);
+}
+
+/* 1 when r refuses a script call to this user: NOPERM for EVAL/EVALSHA. */
+static int is_script_noperm(const dl_reply_t *r)
+{
+    return dl_is_noperm(r) && r->str && strstr(r->str, "'eval") != NULL;
+}
+
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err)
 {
+    if (is_script_noperm(r)) {
+        /* Scripting denied (an ACL changed under a connection whose probe passed,
+         * or a path that sends its own script call): never a connection error. */
+        if (t->caps_clear) t->caps_clear(t->impl, DL_CAP_SCRIPTING);
+        return dl_denied(t, what, err);
+    }
     return dl_error_set(err, DL_ERR_SERVER, "Redis at %s refused %s: %.*s", t->endpoint ? t->endpoint : "?", what,
                         (int)(r->len > 160 ? 160 : r->len), r->str ? r->str : "");
 }
@@ -374,6 +414,10 @@ dl_status_t dl_script_run_retried(const dl_transport_t *t, const dl_script_t *s,
     dl_cmd_t cmd;
     dl_status_t st;
 
+    if (dl_scripting_denied(t)) {
+        memset(r, 0, sizeof(*r));
+        return dl_denied(t, s->what, err);   /* at once: nothing is sent */
+    }
     build(&sc, s, lease, ttl_ms, waiting);
     if (force_eval) use_eval(&sc, s);
     cmd = as_cmd(&sc);
@@ -394,6 +438,7 @@ dl_status_t dl_script_send(const dl_transport_t *t, const dl_script_t *s, const 
 {
     script_call_t sc;
     dl_cmd_t cmd;
+    if (dl_scripting_denied(t)) return dl_denied(t, s->what, err);
     build(&sc, s, lease, lease->ttl_ms, 0);
     /* By EVAL: a command written behind it runs after it on the server, so it
      * must not fail with NOSCRIPT (empty cache after a failover or SCRIPT FLUSH)
@@ -408,6 +453,7 @@ void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lea
 {
     script_call_t sc;
     dl_cmd_t cmd;
+    if (dl_scripting_denied(t)) return;   /* would be refused: what it would end ends at its TTL */
     build(&sc, s, lease, lease->ttl_ms, 0);
     use_eval(&sc, s);   /* no second chance after NOSCRIPT: nobody waits for the reply */
     cmd = as_cmd(&sc);
@@ -462,6 +508,7 @@ dl_status_t dl_script_run_many(const dl_transport_t *t, const dl_script_t *(*pic
     size_t i;
 
     if (n == 0) return DL_OK;
+    if (dl_scripting_denied(t)) return dl_denied(t, pick(leases[0])->what, err);
     sc = calloc(n, sizeof(*sc));
     cmds = calloc(n, sizeof(*cmds));
     r = calloc(n, sizeof(*r));
@@ -536,6 +583,11 @@ dl_status_t dl_script_run_then(const dl_transport_t *t, const dl_script_t *s, co
     dl_reply_t replies[2];
     dl_status_t st;
 
+    if (dl_scripting_denied(t)) {
+        memset(r, 0, sizeof(*r));
+        memset(then_r, 0, sizeof(*then_r));
+        return dl_denied(t, s->what, err);
+    }
     build(&sc, s, lease, ttl_ms, waiting);
     cmds[0] = as_cmd(&sc);
     cmds[1] = *then;

@@ -231,7 +231,24 @@ dl_status_t dl_kind_error(const char *word, size_t len, const dl_lease_t *lease,
 /* dl_kind_error for a DLKIND reply r. */
 #define DL_KIND_ERROR_OF(r, lease, err) dl_kind_error((r)->str + 7, (r)->len - 7, (lease), (err))
 
-/* Error helpers with the endpoint in the message. */
+/* 1 when r is a NOPERM error reply (an ACL refused the command to this user). */
+int dl_is_noperm(const dl_reply_t *r);
+
+/* 1 when r says a command did not run because this server or user does not
+ * have it: NOPERM, "ERR unknown command", "ERR syntax error" (a SET that does
+ * not know IFEQ). A native command so answered falls back to the script. */
+int dl_is_refused(const dl_reply_t *r);
+
+/* 1 when the connection knows (DL_CAP_KNOWN) that scripting is denied to this
+ * user (its probe, or a later script call, was refused: no DL_CAP_SCRIPTING).
+ * The script runners then refuse at once with DL_ERR_DENIED, sending nothing. */
+int dl_scripting_denied(const dl_transport_t *t);
+
+/* Sets err to DL_ERR_DENIED: `what` needs scripting, which this user may not run. */
+dl_status_t dl_denied(const dl_transport_t *t, const char *what, dl_error_t *err);
+
+/* Error helpers with the endpoint in the message. dl_server_error turns a
+ * NOPERM for EVAL/EVALSHA into DL_ERR_DENIED (and forgets DL_CAP_SCRIPTING). */
 dl_status_t dl_server_error(const dl_transport_t *t, const dl_reply_t *r, const char *what, dl_error_t *err);
 dl_status_t dl_unexpected(const dl_transport_t *t, const char *what, dl_error_t *err);
 

@@ -244,7 +244,9 @@ const char *dl_target_release_path(dl_target_t *tg)
     unsigned caps;
     if (tg->cfg.kind == DL_TARGET_REDLOCK) return "script";
     caps = tg->single.caps ? tg->single.caps(tg->single.impl) : 0;
-    return !(caps & DL_CAP_KNOWN) ? "not known yet" : (caps & DL_CAP_NATIVE_CAD) ? "native (DELIFEQ)" : "script";
+    if (!(caps & DL_CAP_KNOWN)) return "not known yet";
+    if (caps & DL_CAP_DELEX) return "native (DELEX)";
+    return (caps & DL_CAP_DELIFEQ) ? "native (DELIFEQ)" : "script";
 }
 
 /* ---- operations ----------------------------------------------------------------- */
@@ -372,14 +374,17 @@ static int one_node(const dl_target_t *tg, size_t n, dl_lease_t *const *leases)
     return 1;
 }
 
-/* 1 when leases[0..n) can go in one multi-release script: 2 or more mutex leases (not fair) on one node. */
-static int multi_releasable(const dl_target_t *tg, size_t n, dl_lease_t *const *leases)
+/* 1 when leases[0..n) can go in one multi-release script: 2 or more mutex leases (not fair) on one node,
+ * and not all of them releasable natively (then dl_lock_release_many's one pipeline runs no script). */
+static int multi_releasable(dl_target_t *tg, size_t n, dl_lease_t *const *leases)
 {
-    size_t i;
+    size_t i, native = 0;
     if (n < 2) return 0;
     for (i = 0; i < n; i++) {
         if (leases[i]->kind != DL_LEASE_EXCLUSIVE || leases[i]->fair) return 0;
+        native += dl_lock_native(&tg->single, leases[i]) ? 1 : 0;
     }
+    if (native == n) return 0;
     return one_node(tg, n, leases);
 }
 

@@ -145,7 +145,7 @@ dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms,
 int dl_target_native(dl_target_t *tg, const dl_lease_t *lease);
 
 /* How releases go, for var_dump(): "not known yet" (before the first call),
- * "native (DELIFEQ)" or "script" (a single server); "script" (Redlock). */
+ * "native (DELEX)", "native (DELIFEQ)" or "script" (a single server); "script" (Redlock). */
 const char *dl_target_release_path(dl_target_t *tg);
 
 /*

@@ -751,29 +751,63 @@ static dl_status_t read_reply(dl_conn_t *c, dl_reply_t *out, int64_t deadline_ns
     return st;
 }
 
+/* "8.6.3" -> 806 (major * 100 + minor); 0 when it does not start with a number. */
+static int version_code(const char *v)
+{
+    char *end;
+    long major = strtol(v, &end, 10), minor = 0;
+    if (end == v) return 0;
+    if (*end == '.') minor = strtol(end + 1, NULL, 10);
+    return (int)(major * 100 + (minor < 100 ? minor : 99));
+}
+
 /*
- * What HELLO (no arguments: the protocol stays RESP2) says of the server:
- * DL_CAP_NATIVE_CAD for Valkey >= 9.0, DL_CAP_SET_GET for Redis >= 7.0 and
- * Valkey (NX and GET together came with 7.0; Valkey forked from 7.2). HELLO is
- * allowed to every ACL user; an error reply (a server before 6.0) just means
- * "nothing native".
+ * What HELLO (no arguments: the protocol stays RESP2) says of the server
+ * (docs/decisions.md, "Native compare-and-delete and compare-and-set"):
+ * DL_CAP_SET_GET for Redis >= 7.0 and Valkey (NX and GET together came with
+ * 7.0; Valkey forked from 7.2); DL_CAP_DELEX and DL_CAP_SET_IFEQ for Redis >=
+ * 8.4; on Valkey, DL_CAP_SET_IFEQ from 8.1, DL_CAP_DELIFEQ from 9.0,
+ * DL_CAP_DELEX from 9.2. The version only says what to try: a command the
+ * server then refuses (a managed Redis without it, an ACL) clears its bit
+ * (dl_lock.c). HELLO is allowed to every ACL user; an error reply (a server
+ * before 6.0) just means "nothing native".
  */
 static unsigned caps_from_hello(const redisReply *r)
 {
     const char *server = NULL, *version = NULL;
     size_t i;
+    int v;
     if (r->type != REDIS_REPLY_ARRAY) return DL_CAP_KNOWN;
     for (i = 0; i + 1 < r->elements; i += 2) {
-        const redisReply *k = r->element[i], *v = r->element[i + 1];
-        if (k->type != REDIS_REPLY_STRING || v->type != REDIS_REPLY_STRING) continue;
-        if (strcmp(k->str, "server") == 0) server = v->str;
-        else if (strcmp(k->str, "version") == 0) version = v->str;
+        const redisReply *k = r->element[i], *val = r->element[i + 1];
+        if (k->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING) continue;
+        if (strcmp(k->str, "server") == 0) server = val->str;
+        else if (strcmp(k->str, "version") == 0) version = val->str;
     }
-    if (server && version && strcmp(server, "valkey") == 0) {
-        return DL_CAP_KNOWN | DL_CAP_SET_GET | (atoi(version) >= 9 ? DL_CAP_NATIVE_CAD : 0);
+    v = version ? version_code(version) : 0;
+    if (server && strcmp(server, "valkey") == 0) {
+        return DL_CAP_KNOWN | DL_CAP_SET_GET | (v >= 801 ? DL_CAP_SET_IFEQ : 0) | (v >= 900 ? DL_CAP_DELIFEQ : 0) |
+               (v >= 902 ? DL_CAP_DELEX : 0);
     }
-    if (version && atoi(version) >= 7) return DL_CAP_KNOWN | DL_CAP_SET_GET;
+    if (v >= 804) return DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_DELEX | DL_CAP_SET_IFEQ;
+    if (v >= 700) return DL_CAP_KNOWN | DL_CAP_SET_GET;
     return DL_CAP_KNOWN;
+}
+
+/*
+ * The probe behind HELLO: EVALSHA of a digest no script has, with no keys.
+ * It runs nothing: NOSCRIPT where this user may run scripts; NOPERM where an
+ * ACL denies EVALSHA; "unknown command" where a service removed Lua. Only
+ * those two refusals mean "no scripting" (docs/decisions.md, "A mutex where
+ * scripting is denied").
+ */
+#define DL_SCRIPT_PROBE_SHA "0000000000000000000000000000000000000000"
+
+static unsigned caps_from_probe(const redisReply *r)
+{
+    if (r->type == REDIS_REPLY_ERROR && r->len >= 6 && memcmp(r->str, "NOPERM", 6) == 0) return 0;
+    if (r->type == REDIS_REPLY_ERROR && r->len >= 19 && memcmp(r->str, "ERR unknown command", 19) == 0) return 0;
+    return DL_CAP_SCRIPTING;
 }
 
 /* NOAUTH: the server wants a password and none was given. Redis answers a
@@ -854,7 +888,11 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
     /* The first call on a connection asks what the server is, in the same
      * round trip: HELLO goes first and its reply is read first. */
     probe = c->caps == 0;
-    if (probe && redisAppendCommand(c->ctx, "HELLO") != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
+    /* ... and the scripting probe, behind it (caps_from_probe). */
+    if (probe && (redisAppendCommand(c->ctx, "HELLO") != REDIS_OK ||
+                  redisAppendCommand(c->ctx, "EVALSHA " DL_SCRIPT_PROBE_SHA " 0") != REDIS_OK)) {
+        return fail_ctx(c, errno, "while sending", err);
+    }
     for (i = 0; i < n; i++) {
         if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
             return fail_ctx(c, errno, "while sending", err);
@@ -874,6 +912,9 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
             return DL_ERR_AUTH;
         }
         c->caps = caps_from_hello(h);
+        freeReplyObject(h);
+        if ((st = next_reply(c, deadline_ns, &h, "while reading the reply", err)) != DL_OK) return st;
+        c->caps |= caps_from_probe(h);
         freeReplyObject(h);
     }
     for (i = 0; i < n; i++) {
@@ -977,10 +1018,15 @@ static void conn_caps_clear(void *impl, unsigned bits)
     ((dl_conn_t *)impl)->caps &= ~bits;
 }
 
+/* Without a connection: the caps a reconnect will take back (caps_kept: we
+ * dropped it ourselves at a wait's deadline, the server is the same), so
+ * that the wait's cancel or undo picks the commands this server and user
+ * allow (a cancel by script where scripting is denied would be refused). */
 static unsigned conn_caps(void *impl)
 {
     dl_conn_t *c = impl;
-    return (c->ctx && c->pid == dl_proc_pid()) ? c->caps : 0;
+    if (!c->ctx) return c->caps_kept;
+    return c->pid == dl_proc_pid() ? c->caps : 0;
 }
 
 dl_transport_t dl_conn_transport(dl_conn_t *c)

@@ -68,11 +68,18 @@ typedef struct dl_pending dl_pending_t;   /* dl_pending.h */
 
 /* Server capabilities a connection learned (dl_transport_t.caps). */
 #define DL_CAP_KNOWN 1u        /* the server was asked (HELLO) */
-#define DL_CAP_NATIVE_CAD 2u   /* DELIFEQ and SET ... IFEQ: a native compare-and-delete/-refresh (Valkey >= 9.0) */
+#define DL_CAP_DELIFEQ 2u      /* DELIFEQ key token: a native compare-and-delete (Valkey >= 9.0) */
 #define DL_CAP_SET_GET 4u      /* SET ... NX GET: the old value of a key SET NX did not take (Redis >= 7.0, Valkey) */
 #define DL_CAP_CLUSTER 8u      /* not the server's: the transport is a Redis Cluster, which routes a
                                 * pipeline's commands one by one, so while a slot migrates some may
                                 * run where another was redirected from (ASK); set, known or not */
+#define DL_CAP_DELEX 16u       /* DELEX key IFEQ token: a native compare-and-delete (Redis >= 8.4, Valkey >= 9.2) */
+#define DL_CAP_SET_IFEQ 32u    /* SET key value IFEQ old PX ms: a native compare-and-refresh (Redis >= 8.4,
+                                * Valkey >= 8.1) */
+#define DL_CAP_SCRIPTING 64u   /* EVALSHA is allowed to this user (the connection's probe was not refused) */
+/* Either native compare-and-delete. The version only says what to try: a
+ * refused command (unknown, NOPERM) clears its bit for the connection (caps_clear). */
+#define DL_CAP_NATIVE_CAD (DL_CAP_DELEX | DL_CAP_DELIFEQ)
 
 typedef struct dl_transport {
     /*
