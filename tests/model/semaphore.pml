@@ -71,7 +71,7 @@ bool valid[N];     /* believes it holds a permit (granted, validity not ended) *
 bool waiting[N];   /* in its wait loop (its Q entry is kept alive by its attempts) */
 byte ndone;
 
-byte nq, nz, nv;   /* scratch, inside atomic steps only */
+hidden byte nq, nz, nv;   /* scratch, inside atomic steps only: not part of the state */
 
 inline count_q() { nq = inq[0] + inq[1] + inq[2] }
 inline count_z() { nz = inz[0] + inz[1] + inz[2] }

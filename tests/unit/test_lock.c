@@ -32,6 +32,7 @@
 
 #include "dl_clock.h"
 #include "dl_lock.h"
+#include "dl_rwlock.h"
 #include "dl_obs.h"
 #include "dl_pending.h"
 #include "dl_key.h"
@@ -2363,6 +2364,45 @@ static void test_release_server_error(void **state)
     dl_lease_free(l);
 }
 
+/*
+ * A demotion whose reply is lost may have run (shared waiters may have joined):
+ * the lease is shared from then on, never still exclusive, its validity no
+ * longer than the new ttl. A lost promotion keeps the shared lease. Found by
+ * tests/model/rwlock.pml (DEMOTE_KEEPS: the model with become()'s former
+ * handling of errors finds a writer beside a reader).
+ */
+static void test_rw_change_kind_reply_lost(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "rw", "tok-rw", 30000);
+    dl_error_t err;
+    int result = 7;
+    int64_t before = dl_clock_now_ns();
+
+    l->kind = DL_LEASE_WRITE;
+    l->valid_until_ns = before + 30000LL * 1000000;
+    push_fail(f, DL_ERR_IO, "connection reset");
+    assert_int_equal(dl_rw_demote(&f->t, l, 5000, &result, &err), DL_ERR_IO);
+    assert_int_equal(f->ncalls, 1);                  /* not retried */
+    assert_int_equal(l->kind, DL_LEASE_SHARED);      /* no longer relied on as exclusive */
+    assert_true(l->valid_until_ns <= dl_clock_now_ns() + 5000LL * 1000000);
+    assert_int_equal(l->ttl_ms, 5000);
+
+    /* A promotion's lost reply: the shared lease it was stays shared. */
+    l->valid_until_ns = dl_clock_now_ns() + 5000LL * 1000000;
+    push_fail(f, DL_ERR_TIMEOUT, "timeout");
+    assert_int_equal(dl_rw_promote(&f->t, l, 20000, &result, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(l->kind, DL_LEASE_SHARED);
+    assert_int_equal(l->ttl_ms, 5000);
+
+    /* An error reply is no lost reply: the demotion did not run, the lease stays exclusive. */
+    l->kind = DL_LEASE_WRITE;
+    push_ok(f, RP_ERR("ERR something"));
+    assert_int_not_equal(dl_rw_demote(&f->t, l, 5000, &result, &err), DL_OK);
+    assert_int_equal(l->kind, DL_LEASE_WRITE);
+    dl_lease_free(l);
+}
+
 static void test_release_transport_failure_retried_once(void **state)
 {
     fake_t *f = *state;
@@ -3718,6 +3758,7 @@ int main(void)
         T(test_release_noscript_falls_back_to_eval),
         T(test_release_server_error),
         T(test_release_transport_failure_retried_once),
+        T(test_rw_change_kind_reply_lost),
         T(test_release_retry_deferred_when_bound_spent),
         T(test_call_bound_nesting),
         T(test_release_many),
