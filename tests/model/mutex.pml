@@ -40,6 +40,8 @@
  *   NOEXPIRE        leases never expire (the no-lost-wake-up runs: only a
  *                   release frees the name)
  *   EXPIRE_ANYTIME  the server may expire K while its holder's validity runs
+ *   CLUSTER         Redis Cluster: the acquire script is carried behind the
+ *                   BLPOP (carried_step keeps it where DL_CAP_CLUSTER is set)
  * Broken variants (each one step away from the real protocol; .checks):
  *   BROKEN_RELEASE_NO_OWNER   DL_SCRIPT_RELEASE without its owner check
  *   BROKEN_NATIVE_ORDER       EXISTS Q before DELIFEQ (release_native's pair)
@@ -50,6 +52,9 @@
  *   BROKEN_REBLOCK            a block that carried nothing and timed out is
  *                             followed by another block, not by an attempt
  *   BROKEN_WAKE_NO_TTL        DL_SCRIPT_RELEASE pushes without PEXPIRE W
+ *   BROKEN_CLUSTER_PLAIN      (with CLUSTER) the plain SET + ZREM carried on a
+ *                             Cluster: a migration's ASK runs them before the
+ *                             BLPOP blocks on the target
  */
 /* bounds: CLIENTS ACQ */
 #ifndef CLIENTS
@@ -254,7 +259,7 @@ end:
  */
 proctype Client(byte me) {
     byte acq = 0;
-    bool got, reconnected, at_deadline, v, w, lost, blk_free;
+    bool got, reconnected, at_deadline, v, w, lost, blk_free, ask;
 
 next_lock:
     atomic {
@@ -296,6 +301,26 @@ block:
         :: DEADLINE_ON -> at_deadline = 1       /* a block that may end at the deadline carries nothing */
         :: true -> skip
         fi;
+#ifdef BROKEN_CLUSTER_PLAIN
+        /* breaks carried_step's "!(t->caps(t->impl) & DL_CAP_CLUSTER)": the
+         * plain SET + ZREM carried on Redis Cluster. While the name's slot
+         * migrates, the source answers the BLPOP with ASK (W is not there)
+         * but runs the SET and the ZREM (K and Q are); the BLPOP, sent again
+         * with ASKING, blocks on the target after them. */
+        ask = 0;
+        if
+        :: !at_deadline -> ask = 1
+        :: true -> skip
+        fi
+    }
+    if
+    :: ask ->
+       atomic { set_nx(me, got) };              /* SET K token NX PX, on the source */
+       atomic { q[me] = NONE }                  /* ZREM Q token, on the source */
+    :: else -> skip
+    fi;
+    atomic {
+#endif
         if                                      /* BLPOP W */
         :: W > 0 -> W = 0; popped[me] = 1
         :: else -> blocked[me] = 1
@@ -323,6 +348,11 @@ block:
        /* breaks block_on_then's BLPOP timeout (argv[1 + n] = secs, from
         * dl_block_time_us): "BLPOP W 0", which blocks until a token comes */
 #endif
+#ifdef CLUSTER
+    /* A waiter granted by what it carried, its BLPOP still blocked (on the
+     * target): its timer ends it (one block), as for any holder's wait. */
+    :: atomic { blocked[me] && K == me -> blocked[me] = 0 }
+#endif
     :: atomic { at_deadline && blocked[me] -> blocked[me] = 0; goto give_up }
        /* the deadline: the connection is dropped, which ends the BLPOP on the
         * server; the cancel follows on a new connection */
@@ -333,6 +363,26 @@ block:
     :: atomic { LOST_ON && faults > 0 && !at_deadline && blocked[me] -> faults--; blocked[me] = 0; goto broken_connection }
     :: atomic { LOST_ON && faults > 0 && !at_deadline && popped[me] -> faults--; popped[me] = 0; goto broken_connection }
     fi;
+#if defined(CLUSTER) && !defined(BROKEN_CLUSTER_PLAIN)
+    /* Redis Cluster (DL_CAP_CLUSTER): the acquire script is carried, not the
+     * plain pair. While the slot migrates the source refuses it (TRYAGAIN:
+     * some of K, F, Q are not there) and it is sent again after the BLPOP
+     * returns; either way it runs after the BLPOP, as one step. */
+    atomic {
+        if
+        :: CRASH_ON && faults > 0 -> faults--; goto crash
+        :: true -> skip
+        fi;
+        acquire_script(me, got);
+        if :: got -> goto granted :: else -> goto not_granted fi
+    }
+#endif
+#ifdef BROKEN_CLUSTER_PLAIN
+    if
+    :: ask -> ask = 0; if :: got -> goto granted :: else -> goto attempt fi   /* ran before the BLPOP */
+    :: else -> skip
+    fi;
+#endif
     /* what was carried behind the BLPOP runs: SET K token NX PX, then ZREM Q
      * token (carried_step; two pipelined commands) */
     atomic {
