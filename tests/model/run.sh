@@ -30,7 +30,10 @@
 # Environment: DISTLOCK_MODEL_ONLY="mutex fair/exclusion" runs only those
 # models or model/check pairs; DISTLOCK_MODEL_JOBS (default 2);
 # DISTLOCK_MODEL_MEMLIM_MB (default 2048, pan's -DMEMLIM, per check);
-# DISTLOCK_MODEL_DEPTH (default 1000000, pan's -m).
+# DISTLOCK_MODEL_DEPTH (default 1000000, pan's -m). Compiled verifiers are
+# kept in $DISTLOCK_CACHE_DIR/model-pan, keyed by a digest of spin's output,
+# the compiler flags and gcc's version (a changed model or variant compiles
+# anew; the check itself always runs).
 set -uo pipefail
 source tests/lib/common.sh
 MODEL_DIR=tests/model
@@ -38,6 +41,9 @@ JOBS=${DISTLOCK_MODEL_JOBS:-2}
 MEMLIM=${DISTLOCK_MODEL_MEMLIM_MB:-2048}
 DEPTH=${DISTLOCK_MODEL_DEPTH:-1000000}
 SUITE_START=$(date +%s.%N)
+PAN_CACHE="$DISTLOCK_CACHE_DIR/model-pan"   # compiled verifiers, by a digest of their sources and flags
+mkdir -p "$PAN_CACHE" 2>/dev/null || PAN_CACHE="$DISTLOCK_LOG_DIR/pan-cache"
+mkdir -p "$PAN_CACHE"
 
 section "Spin"
 if ! ensure_packages spin gcc; then suite_fail "model: apt-get install spin gcc"; suite_end; fi
@@ -124,8 +130,15 @@ run_check() {
         if ! (cd "$bin" && spin -a "${spin_defs[@]}" "$model.pml") >"$bin/spin.log" 2>&1; then
             echo "spin -a failed: $(tail -n 3 "$bin/spin.log" | tr '\n' ' ')" >"$bin/error"; exit 1
         fi
-        if ! (cd "$bin" && "${cc[@]}" -o pan pan.c) >"$bin/cc.log" 2>&1; then
+        # A pan compiled from the same generated sources with the same flags and
+        # compiler is taken from the cache (compiling is most of a small check).
+        ckey=$( { cat "$bin"/pan.[bchmpt]; echo "${cc[*]}"; gcc -dumpfullversion; } | sha256sum | cut -c1-24)
+        if [ -x "$PAN_CACHE/$ckey" ]; then
+            cp "$PAN_CACHE/$ckey" "$bin/pan" && echo "pan from the cache ($PAN_CACHE/$ckey)" >"$bin/cc.log"
+        elif ! (cd "$bin" && "${cc[@]}" -o pan pan.c) >"$bin/cc.log" 2>&1; then
             echo "compiling pan failed: $(tail -n 3 "$bin/cc.log" | tr '\n' ' ')" >"$bin/error"; exit 1
+        else
+            cp "$bin/pan" "$PAN_CACHE/.$ckey.$$" 2>/dev/null && mv -f "$PAN_CACHE/.$ckey.$$" "$PAN_CACHE/$ckey" 2>/dev/null
         fi
         rm -f "$bin/error"
     ) 9>"$bin.lock"

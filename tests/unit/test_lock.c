@@ -1446,6 +1446,61 @@ static void test_acquire_carried_set_taken_registers_again(void **state)
     dl_lease_free(l);
 }
 
+/*
+ * The command order tests/model/mutex.pml assumes, in one wait and its
+ * release (a change here must change the model: its .ties fail first):
+ * SET NX PX; the acquire script (registration); BLPOP W written first with
+ * SET NX PX and ZREM Q behind it in the same write; a carried SET that finds
+ * the name taken followed at once by the acquire script (nothing between);
+ * the grant by the carried SET; the release script; then, native, DELIFEQ
+ * before EXISTS Q in one pipeline and the wake script after it.
+ */
+static void test_model_mutex_command_order(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "m", "tok-m", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released = -1;
+
+    push_ok(f, RP_NIL);                                         /* try_set: taken */
+    push_ok(f, RP_ARR2(0, 10000));                              /* the script: registered */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_NIL, RP_INT(1));    /* woken; the carried SET: taken */
+    push_ok(f, RP_ARR2(0, 10000));                              /* the script again, at once */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));     /* woken; the carried SET: granted */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 5);
+    assert_int_equal(f->calls[0].n, 1);
+    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), K(l, key), K(l, token), S("NX"), S("PX"), S("1500"));
+    assert_int_equal(f->calls[1].n, 1);
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    assert_true(is_cmd(&f->calls[2].cmd[0], "BLPOP"));
+    expect_carried_set(&f->calls[2], l, "1500");                /* SET then ZREM, behind the BLPOP */
+    assert_int_equal(f->calls[3].n, 1);
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    assert_true(is_cmd(&f->calls[4].cmd[0], "BLPOP"));
+    expect_carried_set(&f->calls[4], l, "1500");
+
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->calls[5].n, 1);
+    expect_release(&f->calls[5].cmd[0], 0, l);
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(f->ncalls, 8);
+    assert_int_equal(f->calls[6].n, 2);
+    expect_cmd(&f->calls[6].cmd[0], 3, S("DELIFEQ"), K(l, key), K(l, token));   /* the delete first */
+    expect_cmd(&f->calls[6].cmd[1], 2, S("EXISTS"), K(l, waiters_key));          /* then the waiters */
+    assert_true(is_script(&f->calls[7].cmd[0], DL_SCRIPT_WAKE_SHA, DL_SCRIPT_WAKE));
+    dl_lease_free(l);
+}
+
 /* What the plain commands behind the BLPOP answer beyond OK/nil: an error
  * reply to the SET is the server's error (the wait ends with it); an error
  * reply to the ZREM leaves the lease granted, and the cancel takes our entry
@@ -3731,6 +3786,7 @@ int main(void)
         T(test_acquire_wait_granted_at_once),
         T(test_acquire_wake_carries_the_attempt),
         T(test_acquire_carried_set_taken_registers_again),
+        T(test_model_mutex_command_order),
         T(test_acquire_carried_set_replies_and_cluster),
         T(test_acquire_carried_grant_after_long_block_refreshed),
         T(test_acquire_block_time_from_pttl),
