@@ -32,6 +32,7 @@
 
 #include "dl_clock.h"
 #include "dl_lock.h"
+#include "dl_rwlock.h"
 #include "dl_obs.h"
 #include "dl_pending.h"
 #include "dl_key.h"
@@ -1448,6 +1449,61 @@ static void test_acquire_carried_set_taken_registers_again(void **state)
     dl_lease_free(l);
 }
 
+/*
+ * The command order tests/model/mutex.pml assumes, in one wait and its
+ * release (a change here must change the model: its .ties fail first):
+ * SET NX PX; the acquire script (registration); BLPOP W written first with
+ * SET NX PX and ZREM Q behind it in the same write; a carried SET that finds
+ * the name taken followed at once by the acquire script (nothing between);
+ * the grant by the carried SET; the release script; then, native, DELIFEQ
+ * before EXISTS Q in one pipeline and the wake script after it.
+ */
+static void test_model_mutex_command_order(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "m", "tok-m", 1500);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+    int released = -1;
+
+    push_ok(f, RP_NIL);                                         /* try_set: taken */
+    push_ok(f, RP_ARR2(0, 10000));                              /* the script: registered */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_NIL, RP_INT(1));    /* woken; the carried SET: taken */
+    push_ok(f, RP_ARR2(0, 10000));                              /* the script again, at once */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));     /* woken; the carried SET: granted */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 5);
+    assert_int_equal(f->calls[0].n, 1);
+    expect_cmd(&f->calls[0].cmd[0], 6, S("SET"), K(l, key), K(l, token), S("NX"), S("PX"), S("1500"));
+    assert_int_equal(f->calls[1].n, 1);
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    assert_true(is_cmd(&f->calls[2].cmd[0], "BLPOP"));
+    expect_carried_set(&f->calls[2], l, "1500");                /* SET then ZREM, behind the BLPOP */
+    assert_int_equal(f->calls[3].n, 1);
+    expect_acquire(&f->calls[3].cmd[0], 0, l, "1500", "0", "3000");
+    assert_true(is_cmd(&f->calls[4].cmd[0], "BLPOP"));
+    expect_carried_set(&f->calls[4], l, "1500");
+
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->calls[5].n, 1);
+    expect_release(&f->calls[5].cmd[0], 0, l);
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    push_ok(f, RP_INT(1), RP_INT(1));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(f->ncalls, 8);
+    assert_int_equal(f->calls[6].n, 2);
+    expect_cmd(&f->calls[6].cmd[0], 3, S("DELIFEQ"), K(l, key), K(l, token));   /* the delete first */
+    expect_cmd(&f->calls[6].cmd[1], 2, S("EXISTS"), K(l, waiters_key));          /* then the waiters */
+    assert_true(is_script(&f->calls[7].cmd[0], DL_SCRIPT_WAKE_SHA, DL_SCRIPT_WAKE));
+    dl_lease_free(l);
+}
+
 /* What the plain commands behind the BLPOP answer beyond OK/nil: an error
  * reply to the SET is the server's error (the wait ends with it); an error
  * reply to the ZREM leaves the lease granted, and the cancel takes our entry
@@ -2375,6 +2431,45 @@ static void test_release_server_error(void **state)
     assert_int_equal(f->caps & DL_CAP_SCRIPTING, 0);
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_ERR_DENIED);
     assert_int_equal(f->ncalls, n_before + 1);
+    dl_lease_free(l);
+}
+
+/*
+ * A demotion whose reply is lost may have run (shared waiters may have joined):
+ * the lease is shared from then on, never still exclusive, its validity no
+ * longer than the new ttl. A lost promotion keeps the shared lease. Found by
+ * tests/model/rwlock.pml (DEMOTE_KEEPS: the model with become()'s former
+ * handling of errors finds a writer beside a reader).
+ */
+static void test_rw_change_kind_reply_lost(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "rw", "tok-rw", 30000);
+    dl_error_t err;
+    int result = 7;
+    int64_t before = dl_clock_now_ns();
+
+    l->kind = DL_LEASE_WRITE;
+    l->valid_until_ns = before + 30000LL * 1000000;
+    push_fail(f, DL_ERR_IO, "connection reset");
+    assert_int_equal(dl_rw_demote(&f->t, l, 5000, &result, &err), DL_ERR_IO);
+    assert_int_equal(f->ncalls, 1);                  /* not retried */
+    assert_int_equal(l->kind, DL_LEASE_SHARED);      /* no longer relied on as exclusive */
+    assert_true(l->valid_until_ns <= dl_clock_now_ns() + 5000LL * 1000000);
+    assert_int_equal(l->ttl_ms, 5000);
+
+    /* A promotion's lost reply: the shared lease it was stays shared. */
+    l->valid_until_ns = dl_clock_now_ns() + 5000LL * 1000000;
+    push_fail(f, DL_ERR_TIMEOUT, "timeout");
+    assert_int_equal(dl_rw_promote(&f->t, l, 20000, &result, &err), DL_ERR_TIMEOUT);
+    assert_int_equal(l->kind, DL_LEASE_SHARED);
+    assert_int_equal(l->ttl_ms, 5000);
+
+    /* An error reply is no lost reply: the demotion did not run, the lease stays exclusive. */
+    l->kind = DL_LEASE_WRITE;
+    push_ok(f, RP_ERR("ERR something"));
+    assert_int_not_equal(dl_rw_demote(&f->t, l, 5000, &result, &err), DL_OK);
+    assert_int_equal(l->kind, DL_LEASE_WRITE);
     dl_lease_free(l);
 }
 
@@ -3886,6 +3981,7 @@ int main(void)
         T(test_acquire_wait_granted_at_once),
         T(test_acquire_wake_carries_the_attempt),
         T(test_acquire_carried_set_taken_registers_again),
+        T(test_model_mutex_command_order),
         T(test_acquire_carried_set_replies_and_cluster),
         T(test_acquire_carried_grant_after_long_block_refreshed),
         T(test_acquire_block_time_from_pttl),
@@ -3913,6 +4009,7 @@ int main(void)
         T(test_release_noscript_falls_back_to_eval),
         T(test_release_server_error),
         T(test_release_transport_failure_retried_once),
+        T(test_rw_change_kind_reply_lost),
         T(test_release_retry_deferred_when_bound_spent),
         T(test_call_bound_nesting),
         T(test_release_many),

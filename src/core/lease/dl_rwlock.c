@@ -44,7 +44,20 @@ static dl_status_t become(const dl_transport_t *t, dl_lease_t *lease, dl_lease_k
                                                                       : "only an exclusive lease can be demoted");
     }
     st = change(t, s, lease, ttl_ms, &sent_ns, &r, &fence, err);
-    if (st != DL_OK) return st;
+    if (st != DL_OK) {
+        /* A demotion whose reply was lost may have run, and shared waiters may
+         * hold beside us now: the lease is no longer exclusive for all we know.
+         * Shared is true either way (if it did not run, the exclusive key ends
+         * at its TTL, and the shared refresh calls the lease lost). A lost
+         * promotion leaves a shared lease, or an exclusive one we do not use:
+         * kept as it was. tests/model/rwlock.pml, DEMOTE_KEEPS. */
+        if (to == DL_LEASE_SHARED && dl_status_is_transport_failure(st)) {
+            lease->kind = DL_LEASE_SHARED;
+            if (lease->valid_until_ns > sent_ns + ttl_ms * 1000000) lease->valid_until_ns = sent_ns + ttl_ms * 1000000;
+            lease->ttl_ms = ttl_ms;
+        }
+        return st;
+    }
     *result = r > 0 ? 1 : (int)r;
     if (r > 0) {
         lease->kind = to;

@@ -37,8 +37,10 @@ dl_status_t dl_rw_promote(const dl_transport_t *t, dl_lease_t *lease, int64_t tt
  * ttl_ms, and the shared waiters may join it (unless an exclusive waiter
  * waits: writer preference). *result: 1 demoted (lease->kind
  * DL_LEASE_SHARED, ttl_ms and validity set); 0 another owner holds the name;
- * -1 the lease holds nothing. Not retried (as promotion). DL_ERR_ARG for a
- * lease of another kind.
+ * -1 the lease holds nothing. Not retried (as promotion). A transport error
+ * (the demotion may have run: readers may share the name now) leaves the
+ * lease DL_LEASE_SHARED all the same, its validity the lesser of the old one
+ * and ttl_ms from the send. DL_ERR_ARG for a lease of another kind.
  */
 dl_status_t dl_rw_demote(const dl_transport_t *t, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
 
