@@ -148,6 +148,25 @@ require_distlock() {
     fi
 }
 
+# run_sub DIR LABEL SCRIPT [VAR=value...]: another suite script as a sub-run
+# of this one (logs in $DISTLOCK_LOG_DIR/DIR), its output shown with the
+# label, its closing line counted into this suite's.
+run_sub() {
+    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0 totals p f s
+    shift 3
+    section "$name"
+    mkdir -p "$dir"
+    env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
+    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir/output.txt" | tail -n 1)
+    sed -E "s/^FAIL: /FAIL: $name: /; s/^([0-9]+ passed, [0-9]+ failed.*)$/($name: \\1)/" "$dir/output.txt"
+    if [ -z "$totals" ]; then
+        suite_fail "$name: no closing line (exit $rc; log $dir/output.txt)"
+        return
+    fi
+    read -r p _ f _ s _ <<<"${totals//,/}"
+    suite_count "$p" "$f" "${s:-0}"
+}
+
 # use_test_redis NAME: the server in DISTLOCK_TEST_REDIS, or one of the suite's
 # own (start_redis NAME), exported as DISTLOCK_TEST_REDIS.
 use_test_redis() {
@@ -381,6 +400,15 @@ junit_count() {
     note "$name: $p passed, $f failed, $s skipped"
     suite_count "$p" "$((f + s))"
     [ $((f + s)) -eq 0 ] && [ "$p" -gt 0 ]
+}
+
+# php_isystem PHP_CONFIG: PHP's include directories as -isystem flags, for
+# CFLAGS: a warning from PHP's own headers (PHP 8.5's zend_operators.h gives
+# -Wunused-parameter under -Wextra) is then not ours, while -Werror still
+# holds for every line of the extension. gcc searches a directory given by
+# both -I (phpize's INCLUDES) and -isystem as a system one.
+php_isystem() {
+    "$1" --includes | tr ' ' '\n' | sed -n 's/^-I/-isystem /p' | tr '\n' ' '
 }
 
 # build_ext DIR LOG LABEL [configure options...]: phpize, ./configure (CFLAGS
