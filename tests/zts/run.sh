@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # tests/zts/run.sh — the extension on thread-safe PHP, as FrankenPHP and
-# threaded Apache run it (run by tests/php85/run.sh on PHP 8.5):
-#   1. PHP <series> (DISTLOCK_ZTS_SERIES: 8.5, or 8.2) built with
+# threaded Apache run it:
+#   1. PHP <series> (DISTLOCK_ZTS_SERIES, default 8.2) built with
 #      --enable-zts --enable-embed (and the CLI) from Debian's php<series>
 #      source package (its upstream tarball, through the project's private
-#      deb-src list: 8.5 is in experimental), once, into
-#      $DISTLOCK_CACHE_DIR/php-<version>-zts (a new upload is built afresh);
+#      deb-src list), once, into $DISTLOCK_CACHE_DIR/php-<version>-zts (a new
+#      upload is built afresh). 8.5 (experimental's php8.5) is where this
+#      should move: the Debian mirror here lists php8.5's source but answers
+#      404 for its files (php8.4's and php8.6's too; php8.2's are served);
 #   2. distlock built against it with -Werror (PHP's headers -isystem);
 #   3. the phpt suite (tests/phpt) on the ZTS CLI, against the servers
 #      scripts/test started;
@@ -23,7 +25,7 @@ set -uo pipefail
 source tests/lib/common.sh
 source tests/lib/phpt.sh
 
-SERIES=${DISTLOCK_ZTS_SERIES:-8.5}
+SERIES=${DISTLOCK_ZTS_SERIES:-8.2}
 
 build_zts_php() {   # sets ZTS_PREFIX
     local ver src build t0
