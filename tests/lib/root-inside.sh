@@ -5,7 +5,7 @@
 # PHP's, not ours), then the suite scripts, each as its own process, labelled,
 # and counted into one closing line. Environment:
 #   ROOT_PHP_SERIES  8.4, 8.5: /usr/bin/php<series>, php<series>-fpm
-#   ROOT_TLS=1       also the TLS suite with the root's packaged hiredis
+#   ROOT_TLS=1       also the TLS tests with the root's packaged hiredis_ssl
 set -uo pipefail
 export PHP=/usr/bin/php${ROOT_PHP_SERIES:?e.g. 8.4}
 source tests/lib/common.sh
@@ -57,9 +57,19 @@ stop_redis_all
 unset DISTLOCK_TEST_REDIS DISTLOCK_TEST_REDIS_PORT DISTLOCK_TEST_REDIS_SOCK DISTLOCK_TEST_REDIS_AUTH \
       DISTLOCK_TEST_REDIS_AUTH_PORT DISTLOCK_TEST_REDIS_PASSWORD
 export REDIS_SERVER=$(command -v redis-server) REDIS_CLI=$(command -v redis-cli)
+# The TLS suite: its TLS tests with the packaged hiredis_ssl; the whole phpt
+# suite it would run first ran above already, on this build, which has TLS
+# compiled in (hiredis 1.2 and libssl-dev are in the root: configure found them).
 if [ "${ROOT_TLS:-0}" = 1 ]; then
+    if "$PHP" -n -d "extension=$DISTLOCK_SO" --ri distlock | grep -q '^TLS support => yes'; then
+        suite_pass "build on PHP $PHPV: TLS compiled in ($(pkg-config --modversion hiredis_ssl) hiredis_ssl, OpenSSL $(pkg-config --modversion openssl))"
+        tls_phpt=0
+    else
+        suite_fail "build on PHP $PHPV: no TLS compiled in (php --ri distlock), though hiredis_ssl and libssl-dev are in the root"
+        tls_phpt=1
+    fi
     run_sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
-        DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
+        DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES" DISTLOCK_TLS_PHPT=$tls_phpt
 fi
 run_sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
 suite_end
