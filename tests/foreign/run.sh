@@ -315,14 +315,7 @@ for a in $ARCHES; do
         bash -c 'cd /distlock && bash tests/foreign/inside.sh' >"$DISTLOCK_LOG_DIR/inside-$a.txt" 2>&1
     rc=$?
     sed -E "s/^FAIL: /FAIL: $a: /" "$DISTLOCK_LOG_DIR/inside-$a.txt"
-    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$DISTLOCK_LOG_DIR/inside-$a.txt" | tail -n 1)
-    if [ -n "$totals" ]; then
-        read -r p _ f _ s _ <<<"${totals//,/}"
-        suite_count "$p" "$f" "${s:-0}"
-        [ "$rc" != 0 ] && [ "$f" = 0 ] && suite_fail "$a: inside.sh exited $rc without a counted failure"
-    else
-        suite_fail "$a: inside.sh ended without its closing line (exit $rc)"
-    fi
+    count_closing_line "$DISTLOCK_LOG_DIR/inside-$a.txt" "$rc" "$a: inside.sh"
     unmount_all
     note "$a: tests in $(elapsed "$ti"), $a in all $(elapsed "$ta")"
     remove_root "$ROOT"

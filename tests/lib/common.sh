@@ -148,23 +148,33 @@ require_distlock() {
     fi
 }
 
+# count_closing_line FILE RC WHAT: adds to this suite's counts the last
+# "N passed, N failed" line in FILE, the output of a sub-run (WHAT) that
+# exited RC. Counts a failure when there is no such line, or when the sub-run
+# exited non-zero without a counted failure.
+count_closing_line() {
+    local file=$1 rc=$2 what=$3 totals p f s
+    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$file" | tail -n 1)
+    if [ -z "$totals" ]; then
+        suite_fail "$what: no closing line (exit $rc; log $file)"
+        return 1
+    fi
+    read -r p _ f _ s _ <<<"${totals//,/}"
+    suite_count "$p" "$f" "${s:-0}"
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then suite_fail "$what: exited $rc without a counted failure"; fi
+}
+
 # run_sub DIR LABEL SCRIPT [VAR=value...]: another suite script as a sub-run
 # of this one (logs in $DISTLOCK_LOG_DIR/DIR), its output shown with the
 # label, its closing line counted into this suite's.
 run_sub() {
-    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0 totals p f s
+    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0
     shift 3
     section "$name"
     mkdir -p "$dir"
     env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
-    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir/output.txt" | tail -n 1)
     sed -E "s/^FAIL: /FAIL: $name: /; s/^([0-9]+ passed, [0-9]+ failed.*)$/($name: \\1)/" "$dir/output.txt"
-    if [ -z "$totals" ]; then
-        suite_fail "$name: no closing line (exit $rc; log $dir/output.txt)"
-        return
-    fi
-    read -r p _ f _ s _ <<<"${totals//,/}"
-    suite_count "$p" "$f" "${s:-0}"
+    count_closing_line "$dir/output.txt" "$rc" "$name"
 }
 
 # use_test_redis NAME: the server in DISTLOCK_TEST_REDIS, or one of the suite's

@@ -106,7 +106,7 @@ make_root() {
 
 # debian_root_suite TITLE: the whole suite (steps 1 and 2 above); ends it.
 debian_root_suite() {
-    local t0 rc totals p f s
+    local t0 rc
     trap debian_root_cleanup EXIT
     section "$1 ($ROOT_TARBALL)"
     if [ "$(id -u)" != 0 ]; then
@@ -154,13 +154,6 @@ debian_root_suite() {
         bash -c 'cd /distlock && bash tests/lib/root-inside.sh' >"$DISTLOCK_LOG_DIR/inside.txt" 2>&1
     rc=$?
     cat "$DISTLOCK_LOG_DIR/inside.txt"
-    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$DISTLOCK_LOG_DIR/inside.txt" | tail -n 1)
-    if [ -n "$totals" ]; then
-        read -r p _ f _ s _ <<<"${totals//,/}"
-        suite_count "$p" "$f" "${s:-0}"
-        [ "$rc" != 0 ] && [ "$f" = 0 ] && suite_fail "$ROOT_LABEL: root-inside.sh exited $rc without a counted failure"
-    else
-        suite_fail "$ROOT_LABEL: root-inside.sh ended without its closing line (exit $rc)"
-    fi
+    count_closing_line "$DISTLOCK_LOG_DIR/inside.txt" "$rc" "$ROOT_LABEL: root-inside.sh"
     unmount_all
 }
