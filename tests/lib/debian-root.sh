@@ -24,7 +24,10 @@
 #   ROOT_LABEL      the suite's name in messages (php84)
 #   ROOT_SUITE      the Debian suite debootstrap makes (trixie, sid)
 #   ROOT_EXTRA      further suites in the root's sources ("" or experimental)
-#   ROOT_PACKAGES   what apt installs (NAME/experimental takes it from there)
+#   ROOT_PACKAGES   what apt installs
+#   ROOT_PIN        packages (apt patterns) taken from ROOT_EXTRA's suites:
+#                   pinned there at 500 (the others stay at 1, the default of
+#                   experimental: its php-common, for one, Breaks php8.5-common)
 #   ROOT_TARBALL    the cached tarball
 #   ROOT_INSIDE_ENV VAR=value words for tests/lib/root-inside.sh
 
@@ -80,7 +83,11 @@ make_root() {
     ensure_packages debootstrap >/dev/null || return 1
     tmp=$(mktemp -d "$DISTLOCK_CACHE_DIR/$ROOT_SUITE-build.XXXXXX")
     note "debootstrap --variant=minbase $ROOT_SUITE from $mirror${ROOT_EXTRA:+, then $ROOT_EXTRA added} (log: $log)"
-    if ! debootstrap --variant=minbase "$ROOT_SUITE" "$tmp/root" "$mirror" >"$log" 2>&1; then
+    # Downloaded packages are kept (--cache-dir): a root made again after a
+    # failed apt step, or for a new upload, fetches only what changed.
+    mkdir -p "$DISTLOCK_CACHE_DIR/debootstrap-$ROOT_SUITE"
+    if ! debootstrap --variant=minbase --cache-dir="$DISTLOCK_CACHE_DIR/debootstrap-$ROOT_SUITE" \
+            "$ROOT_SUITE" "$tmp/root" "$mirror" >"$log" 2>&1; then
         excerpt "$log" --tail; safe_rm "$tmp"; return 1
     fi
     for s in $ROOT_SUITE $ROOT_EXTRA; do
@@ -88,6 +95,11 @@ make_root() {
         case $s in sid|unstable|experimental) opts="[check-valid-until=no] " ;; esac
         echo "deb $opts$mirror $s main"
     done >"$tmp/root/etc/apt/sources.list"
+    if [ -n "${ROOT_PIN:-}" ]; then
+        for s in $ROOT_EXTRA; do
+            printf 'Package: %s\nPin: release a=%s\nPin-Priority: 500\n\n' "$ROOT_PIN" "$s"
+        done >"$tmp/root/etc/apt/preferences.d/distlock-tests"
+    fi
     # No service starts inside the root while packages install.
     printf '#!/bin/sh\nexit 101\n' >"$tmp/root/usr/sbin/policy-rc.d" && chmod 755 "$tmp/root/usr/sbin/policy-rc.d"
     if ! mount_into "$tmp/root"; then unmount_all; safe_rm "$tmp"; return 1; fi

@@ -16,9 +16,10 @@ source tests/lib/debian-root.sh
 
 ROOT_VERSION=1   # bump when ROOT_PACKAGES changes: a new tarball is made
 ROOT_LABEL=php85 ROOT_SUITE=sid ROOT_EXTRA=experimental
-ROOT_PACKAGES="php8.5-dev/experimental php8.5-cli/experimental php8.5-fpm/experimental php8.5-common/experimental
-redis-server/experimental redis-tools/experimental valkey-server libhiredis-dev nginx-light apache2-utils
+ROOT_PACKAGES="php8.5-dev php8.5-cli php8.5-fpm redis-server valkey-server libhiredis-dev nginx-light apache2-utils
 curl libcmocka-dev libssl-dev openssl pkg-config build-essential procps ca-certificates"
+# From experimental: PHP 8.5 and Redis 8.6 (sid has Redis 8.0); the rest from sid.
+ROOT_PIN="php8.5* libphp8.5* redis redis-server redis-tools"
 # sid moves: the root is made again when Debian uploads another php8.5.
 php_ver=$(apt_source_version php8.5 8.5.) || { suite_fail "php85: no php8.5 source version in the lists"; suite_end; }
 ROOT_TARBALL="$DISTLOCK_CACHE_DIR/sid-php${php_ver#*:}-root-v$ROOT_VERSION.tar.gz"
