@@ -25,9 +25,14 @@
 #      compiler and the root: a warm run rebuilds nothing that did not change.
 #   4. Only the tests run emulated, inside the root (tests/foreign/inside.sh):
 #      the root's redis-server on 127.0.0.1 (free ports), the C unit tests,
-#      then the phpt suite with the root's PHP: all of tests/phpt on arm64,
-#      the S390X_PHPT list on s390x (DISTLOCK_FOREIGN_S390X_PHPT=all runs
-#      them all there too).
+#      then the phpt tests of the BYTES_PHPT list with the root's PHP, on
+#      both (DISTLOCK_FOREIGN_PHPT=all runs all of tests/phpt; so does
+#      DISTLOCK_FOREIGN_S390X_PHPT=all, its old name). arm64 ran them all
+#      until issue 38 (3 of its 4.5 warm minutes): what arm64 differs in
+#      from x86-64 that an emulated run can show is its ABI and an unsigned
+#      char, which reach a result through bytes in memory — the list's
+#      ground; its weak memory ordering does not show under qemu-user on an
+#      x86-64 host, and everything else runs on x86-64 PHP 8.4 in php84.
 # Timing margins: the phpt tests scale theirs by lc_slow() (tests/phpt/inc/
 # lifecycle.inc), which reads DISTLOCK_TEST_SLOWDOWN: measured here at the
 # start as the wall time of the same PHP loop in the root over on the host.
@@ -55,14 +60,15 @@ declare -A QEMU_CPU_OF=([arm64]="max,pauth=off" [s390x]="")
 declare -A PACKAGES=(
     [arm64]="php8.4-cli php8.4-dev redis-server libhiredis-dev libssl-dev libcmocka-dev libc6-dev procps mawk"
     [s390x]="php8.2-cli php8.2-dev redis-server libhiredis-dev libcmocka-dev libc6-dev procps mawk")
-# s390x: the phpt tests whose outcome depends on bytes in memory: tokens
+# The phpt tests whose outcome depends on bytes in memory (byte order on
+# s390x, char signedness on arm64): tokens
 # (made, compared, restored: 027 038 040 180 404 405), hash slots and
 # fencing counters per slot (207 413), reply parsing of every reply type
 # (integers: 016 017 035 207; bulk strings and nil: 012 015 024; arrays:
 # 028 410), and every primitive's scripts and replies (mutex 012 020 150,
 # shared 400, semaphore 401, multi 402, release-all 406, status 410,
 # force-release 411, watchdog renewals of every kind 416, handover 300).
-S390X_PHPT="012-lock-basic 015-release-ownership 016-refresh 017-remaining-lifetime 020-reentrancy
+BYTES_PHPT="012-lock-basic 015-release-ownership 016-refresh 017-remaining-lifetime 020-reentrancy
 024-restore 027-secrets-helper-token 028-stats 035-ttl-exact-ms 038-caller-token 040-by-token-owner-status
 150-mutual-exclusion 180-token-quality 207-fencing 300-wakeup-handover 400-shared-locks 401-semaphore
 402-multi-locks 404-shared-tokens-restore 405-permits-token-restore 406-release-all 410-status-every-kind
@@ -260,18 +266,18 @@ for a in $ARCHES; do
         suite_pass "$a: distlock.so and the C unit tests built by ${TRIPLET[$a]}-gcc against the ${SUITE[$a]} root, -Wall -Wextra, no warnings"
     fi
 
-    # Into the root: the shipped files (the phpt list on s390x), the builds.
+    # Into the root: the shipped files (the phpt list), the builds.
     mkdir -p "$ROOT/distlock" "$ROOT/logs"
     if ! "$PHP" scripts/gen-package-xml --list | cut -f2 | tar -cf - -T - | tar -xf - -C "$ROOT/distlock"; then
         suite_fail "$a: copying the shipped files into the root"
         continue
     fi
-    if [ "$a" = s390x ] && [ "${DISTLOCK_FOREIGN_S390X_PHPT:-}" != all ]; then
+    if [ "${DISTLOCK_FOREIGN_PHPT:-${DISTLOCK_FOREIGN_S390X_PHPT:-}}" != all ]; then
         for f in "$ROOT"/distlock/tests/phpt/*.phpt; do
             b=$(basename "$f" .phpt)
-            grep -qw -- "$b" <<<"$S390X_PHPT" || rm -f "$f"
+            grep -qw -- "$b" <<<"$BYTES_PHPT" || rm -f "$f"
         done
-        note "phpt: the $(ls "$ROOT"/distlock/tests/phpt/*.phpt | wc -l) tests of the s390x list (of $(ls tests/phpt/*.phpt | wc -l))"
+        note "phpt: the $(ls "$ROOT"/distlock/tests/phpt/*.phpt | wc -l) tests of the bytes-in-memory list (of $(ls tests/phpt/*.phpt | wc -l))"
     fi
     mkdir -p "$ROOT/build" && cp -r "$out/distlock.so" "$out/unit" "$ROOT/build/"
     if ! mount -t proc proc "$ROOT/proc" || ! MOUNTS+=("$ROOT/proc") ||
@@ -309,14 +315,7 @@ for a in $ARCHES; do
         bash -c 'cd /distlock && bash tests/foreign/inside.sh' >"$DISTLOCK_LOG_DIR/inside-$a.txt" 2>&1
     rc=$?
     sed -E "s/^FAIL: /FAIL: $a: /" "$DISTLOCK_LOG_DIR/inside-$a.txt"
-    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$DISTLOCK_LOG_DIR/inside-$a.txt" | tail -n 1)
-    if [ -n "$totals" ]; then
-        read -r p _ f _ s _ <<<"${totals//,/}"
-        suite_count "$p" "$f" "${s:-0}"
-        [ "$rc" != 0 ] && [ "$f" = 0 ] && suite_fail "$a: inside.sh exited $rc without a counted failure"
-    else
-        suite_fail "$a: inside.sh ended without its closing line (exit $rc)"
-    fi
+    count_closing_line "$DISTLOCK_LOG_DIR/inside-$a.txt" "$rc" "$a: inside.sh"
     unmount_all
     note "$a: tests in $(elapsed "$ti"), $a in all $(elapsed "$ta")"
     remove_root "$ROOT"

@@ -148,6 +148,35 @@ require_distlock() {
     fi
 }
 
+# count_closing_line FILE RC WHAT: adds to this suite's counts the last
+# "N passed, N failed" line in FILE, the output of a sub-run (WHAT) that
+# exited RC. Counts a failure when there is no such line, or when the sub-run
+# exited non-zero without a counted failure.
+count_closing_line() {
+    local file=$1 rc=$2 what=$3 totals p f s
+    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$file" | tail -n 1)
+    if [ -z "$totals" ]; then
+        suite_fail "$what: no closing line (exit $rc; log $file)"
+        return 1
+    fi
+    read -r p _ f _ s _ <<<"${totals//,/}"
+    suite_count "$p" "$f" "${s:-0}"
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then suite_fail "$what: exited $rc without a counted failure"; fi
+}
+
+# run_sub DIR LABEL SCRIPT [VAR=value...]: another suite script as a sub-run
+# of this one (logs in $DISTLOCK_LOG_DIR/DIR), its output shown with the
+# label, its closing line counted into this suite's.
+run_sub() {
+    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0
+    shift 3
+    section "$name"
+    mkdir -p "$dir"
+    env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
+    sed -E "s/^FAIL: /FAIL: $name: /; s/^([0-9]+ passed, [0-9]+ failed.*)$/($name: \\1)/" "$dir/output.txt"
+    count_closing_line "$dir/output.txt" "$rc" "$name"
+}
+
 # use_test_redis NAME: the server in DISTLOCK_TEST_REDIS, or one of the suite's
 # own (start_redis NAME), exported as DISTLOCK_TEST_REDIS.
 use_test_redis() {
@@ -201,28 +230,45 @@ ensure_packages() {
 # The private deb-src setup shared by apt_source and apt_source_version: sets
 # APT_SRC_BASE and APT_SRC_OPTS (apt-get/apt-cache options that point at a
 # sources.list and lists of our own; the system's apt configuration is not
-# touched). Suites served: bookworm, trixie, sid.
+# touched). Suites served: bookworm, trixie, sid, experimental (Redis 8.6 and
+# PHP 8.5 are uploaded there). sid's and experimental's Release files carry a
+# Valid-Until a week ahead, which a machine whose clock has passed it (a
+# mirror that serves a snapshot) would refuse: those two are read with
+# check-valid-until=no, the per-source form of Acquire::Check-Valid-Until=false.
+# A sources.list written by an older checkout (without experimental) is
+# replaced, and the lists fetched again (apt_src_update).
+APT_SRC_SUITES="bookworm trixie sid experimental"
 apt_src_setup() {
     APT_SRC_BASE="$DISTLOCK_CACHE_DIR/apt-src"
     mkdir -p "$APT_SRC_BASE/lists/partial" "$APT_SRC_BASE/dl" "$DISTLOCK_CACHE_DIR/src"
     APT_SRC_OPTS=(-o "Dir::Etc::SourceList=$APT_SRC_BASE/sources.list" -o Dir::Etc::SourceParts=/dev/null
                   -o "Dir::State::Lists=$APT_SRC_BASE/lists" -o "Dir::Cache=$APT_SRC_BASE/cache" -o APT::Sandbox::User=root)
-    if [ ! -f "$APT_SRC_BASE/sources.list" ]; then
-        local s
-        for s in bookworm trixie sid; do
-            echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
-        done >"$APT_SRC_BASE/sources.list"
+    local s opts want
+    want=$(for s in $APT_SRC_SUITES; do
+        opts="signed-by=/usr/share/keyrings/debian-archive-keyring.gpg"
+        case $s in sid|experimental) opts="$opts check-valid-until=no" ;; esac
+        echo "deb-src [$opts] http://deb.debian.org/debian $s main"
+    done)
+    if [ "$(cat "$APT_SRC_BASE/sources.list" 2>/dev/null)" != "$want" ]; then
+        echo "$want" >"$APT_SRC_BASE/sources.list.$$" && mv "$APT_SRC_BASE/sources.list.$$" "$APT_SRC_BASE/sources.list"
     fi
 }
 
 # Fetches the source lists again when they are older than a day (a new
-# upload replaces the old version).
+# upload replaces the old version) or older than the sources.list (a suite
+# added). One update at a time (a flock in the cache): concurrent runs share
+# the lists.
 apt_src_update() {
     apt_src_setup
-    if [ -z "$(find "$APT_SRC_BASE/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -n1)" ]; then
-        apt-get "${APT_SRC_OPTS[@]}" update >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
-            || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; return 1; }
-    fi
+    local stamp="$APT_SRC_BASE/lists/.updated"
+    (
+        flock -w 900 8 || { note "timed out waiting for $APT_SRC_BASE/update.lock" >&2; exit 1; }
+        if [ -z "$(find "$stamp" -mtime -1 -newer "$APT_SRC_BASE/sources.list" 2>/dev/null)" ]; then
+            apt-get "${APT_SRC_OPTS[@]}" update >>"$DISTLOCK_LOG_DIR/apt-source.log" 2>&1 \
+                || { excerpt "$DISTLOCK_LOG_DIR/apt-source.log" --tail >&2; exit 1; }
+            touch "$stamp"
+        fi
+    ) 8>"$APT_SRC_BASE/update.lock"
 }
 
 # apt_source_version PACKAGE PREFIX: prints the highest version of source
@@ -364,6 +410,15 @@ junit_count() {
     note "$name: $p passed, $f failed, $s skipped"
     suite_count "$p" "$((f + s))"
     [ $((f + s)) -eq 0 ] && [ "$p" -gt 0 ]
+}
+
+# php_isystem PHP_CONFIG: PHP's include directories as -isystem flags, for
+# CFLAGS: a warning from PHP's own headers (PHP 8.5's zend_operators.h gives
+# -Wunused-parameter under -Wextra) is then not ours, while -Werror still
+# holds for every line of the extension. gcc searches a directory given by
+# both -I (phpize's INCLUDES) and -isystem as a system one.
+php_isystem() {
+    "$1" --includes | tr ' ' '\n' | sed -n 's/^-I/-isystem /p' | tr '\n' ' '
 }
 
 # build_ext DIR LOG LABEL [configure options...]: phpize, ./configure (CFLAGS

@@ -2,7 +2,7 @@
 # tests/servers/run.sh — the phpt suite against another server than Debian's
 # redis-server: the newest Debian source package DISTLOCK_SERVER_PACKAGE
 # (valkey, redis) whose upstream version starts with DISTLOCK_SERVER_SERIES
-# ("9.", "8.0."), built here with Debian's patches and
+# ("9.", "8.0.", "8.6."; Redis 8.6 comes from Debian experimental), built here with Debian's patches and
 # `make BUILD_TLS=no MALLOC=libc` (server and cli only) into
 # $DISTLOCK_CACHE_DIR/servers/<package>-<version>, reused by later runs; a new
 # upload has another version and is built afresh. Two servers of it (one with

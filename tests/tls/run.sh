@@ -11,8 +11,10 @@
 #   4. throw-away certificates (tests/tls/certs.sh) and three redis-servers
 #      with a TLS port and a plain port: main (tls-auth-clients no), mtls
 #      (tls-auth-clients yes), expired (its certificate has expired);
-#   5. the whole phpt suite (tests/phpt) with the TLS build, then the TLS
-#      tests (tests/tls/*.phpt) with it.
+#   5. the whole phpt suite (tests/phpt) with the TLS build (not with
+#      DISTLOCK_TLS_PHPT=0: tests/lib/root-inside.sh ran it already on a build
+#      of the same configuration, TLS compiled in), then the TLS tests
+#      (tests/tls/*.phpt) with it.
 # Every test is counted; a skip fails. Runs standalone too (it then starts
 # the plain test servers tests/phpt needs):
 #   bash tests/tls/run.sh            (from the repository root)
@@ -158,10 +160,12 @@ if [ -z "$RUN_TESTS" ]; then
     suite_fail "tls: run-tests.php not found (php$PHP_SERIES-dev)"
     suite_end
 fi
-section "phpt suite (tests/phpt) with the TLS build"
-phpt_use_dir tests/phpt
-run_phpt "phpt (TLS build)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
-count_phpt "phpt (TLS build)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
+if [ "${DISTLOCK_TLS_PHPT:-1}" = 1 ]; then
+    section "phpt suite (tests/phpt) with the TLS build"
+    phpt_use_dir tests/phpt
+    run_phpt "phpt (TLS build)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" 1200
+    count_phpt "phpt (TLS build)" "$DISTLOCK_LOG_DIR/phpt-results.txt" "$DISTLOCK_LOG_DIR/phpt.log" "$N_PHPT"
+fi
 
 section "TLS tests (tests/tls)"
 phpt_use_dir tests/tls

@@ -1,38 +1,25 @@
 #!/usr/bin/env bash
-# tests/php84/inside.sh — run by tests/php84/run.sh inside the Debian 13 root,
-# from the project's shipped files: the build with -Werror, then the suite
-# scripts, each as its own process, labelled, and counted into one closing line.
+# tests/lib/root-inside.sh — run by tests/lib/debian-root.sh inside a Debian
+# root (tests/php84, tests/php85), from the project's shipped files: the build
+# with -Werror (PHP's own headers through -isystem: a warning they give is
+# PHP's, not ours), then the suite scripts, each as its own process, labelled,
+# and counted into one closing line. Environment:
+#   ROOT_PHP_SERIES  8.4, 8.5: /usr/bin/php<series>, php<series>-fpm
+#   ROOT_TLS=1       also the TLS tests with the root's packaged hiredis_ssl
 set -uo pipefail
-export PHP=/usr/bin/php8.4
+export PHP=/usr/bin/php${ROOT_PHP_SERIES:?e.g. 8.4}
 source tests/lib/common.sh
 PHPV=$("$PHP" -n -r 'echo PHP_VERSION;')
 REDISV=$(redis-server --version | sed -nE 's/.*v=([0-9.]+).*/\1/p')
 VALKEYV=$(valkey-server --version | sed -nE 's/.*v=([0-9.]+).*/\1/p')
-
-# sub DIR LABEL SCRIPT [VAR=value...]: one suite script (logs in DIR), its
-# output shown with the label, its closing line counted.
-sub() {
-    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0 totals p f s
-    shift 3
-    section "$name"
-    mkdir -p "$dir"
-    env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
-    totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir/output.txt" | tail -n 1)
-    sed -E "s/^FAIL: /FAIL: $name: /; s/^([0-9]+ passed, [0-9]+ failed.*)$/($name: \\1)/" "$dir/output.txt"
-    if [ -z "$totals" ]; then
-        suite_fail "$name: no closing line (exit $rc; log $dir/output.txt)"
-        return
-    fi
-    read -r p _ f _ s _ <<<"${totals//,/}"
-    suite_count "$p" "$f" "${s:-0}"
-}
 
 section "Build on PHP $PHPV (phpize, configure, make, -Werror)"
 BUILD=/tmp/build
 export DISTLOCK_SO="$BUILD/modules/distlock.so"
 rm -rf "$BUILD" && mkdir -p "$BUILD"
 tar -cf - config.m4 config.w32 php_distlock.h src stubs | tar -xf - -C "$BUILD"
-if (cd "$BUILD" && phpize && CFLAGS="-g -O2 -Wall -Wextra -Werror" ./configure && make -j2) \
+if (cd "$BUILD" && "phpize$ROOT_PHP_SERIES" && CFLAGS="-g -O2 -Wall -Wextra -Werror $(php_isystem "php-config$ROOT_PHP_SERIES")" \
+        ./configure --with-php-config="php-config$ROOT_PHP_SERIES" && make -j2) \
         >"$DISTLOCK_LOG_DIR/build.log" 2>&1 && [ -f "$DISTLOCK_SO" ]; then
     suite_pass "build on PHP $PHPV: no compiler warnings (-Werror), loads as distlock $("$PHP" -n -d "extension=$DISTLOCK_SO" -r 'echo phpversion("distlock");')"
 else
@@ -56,13 +43,13 @@ start_servers() {
 trap stop_redis_all EXIT
 
 if start_servers "$(command -v redis-server)" "$(command -v redis-cli)"; then
-    sub unit "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
-    sub phpt-redis "phpt (PHP $PHPV, Redis $REDISV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Redis $REDISV)"
+    run_sub unit "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
+    run_sub phpt-redis "phpt (PHP $PHPV, Redis $REDISV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Redis $REDISV)"
 else
     suite_fail "redis-server $REDISV did not start"
 fi
 if start_servers "$(command -v valkey-server)" "$(command -v valkey-cli)"; then
-    sub phpt-valkey "phpt (PHP $PHPV, Valkey $VALKEYV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Valkey $VALKEYV)"
+    run_sub phpt-valkey "phpt (PHP $PHPV, Valkey $VALKEYV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Valkey $VALKEYV)"
 else
     suite_fail "valkey-server $VALKEYV did not start"
 fi
@@ -70,7 +57,19 @@ stop_redis_all
 unset DISTLOCK_TEST_REDIS DISTLOCK_TEST_REDIS_PORT DISTLOCK_TEST_REDIS_SOCK DISTLOCK_TEST_REDIS_AUTH \
       DISTLOCK_TEST_REDIS_AUTH_PORT DISTLOCK_TEST_REDIS_PASSWORD
 export REDIS_SERVER=$(command -v redis-server) REDIS_CLI=$(command -v redis-cli)
-sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
-    DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES=8.4
-sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES=8.4
+# The TLS suite: its TLS tests with the packaged hiredis_ssl; the whole phpt
+# suite it would run first ran above already, on this build, which has TLS
+# compiled in (hiredis 1.2 and libssl-dev are in the root: configure found them).
+if [ "${ROOT_TLS:-0}" = 1 ]; then
+    if "$PHP" -n -d "extension=$DISTLOCK_SO" --ri distlock | grep -q '^TLS support => yes'; then
+        suite_pass "build on PHP $PHPV: TLS compiled in ($(pkg-config --modversion hiredis_ssl) hiredis_ssl, OpenSSL $(pkg-config --modversion openssl))"
+        tls_phpt=0
+    else
+        suite_fail "build on PHP $PHPV: no TLS compiled in (php --ri distlock), though hiredis_ssl and libssl-dev are in the root"
+        tls_phpt=1
+    fi
+    run_sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
+        DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES" DISTLOCK_TLS_PHPT=$tls_phpt
+fi
+run_sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
 suite_end

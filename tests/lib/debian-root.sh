@@ -1,0 +1,171 @@
+# tests/lib/debian-root.sh — the extension on another Debian's PHP, in a root
+# of that Debian (sourced after common.sh by tests/php84/run.sh and
+# tests/php85/run.sh, which set the variables below and call
+# debian_root_suite).
+#
+#   1. A root of ROOT_SUITE, made once with debootstrap (--variant=minbase)
+#      from the Debian mirror the machine's apt sources name, ROOT_EXTRA
+#      suites added to its sources, ROOT_PACKAGES installed in it with apt
+#      inside, kept as a tarball in $DISTLOCK_CACHE_DIR keyed by ROOT_TARBALL
+#      (which carries a version to bump when the packages change) and
+#      unpacked for each run. The system's apt configuration is not touched:
+#      apt runs inside the root, with the root's own sources. sid's and
+#      experimental's Release files carry a Valid-Until a week ahead, which a
+#      machine whose clock has passed it refuses: they are read with
+#      check-valid-until=no (Acquire::Check-Valid-Until=false for them alone).
+#   2. Inside it (chroot; /proc, /dev and /dev/pts mounted for the run and
+#      unmounted afterwards, also when a step fails): tests/lib/root-inside.sh
+#      with the environment ROOT_INSIDE_ENV names (which PHP, which servers,
+#      which suites) builds the extension with -Werror and runs the suite
+#      scripts, each labelled with its PHP and server.
+# A root that cannot be made fails the run; it is never skipped.
+#
+# Set before debian_root_suite:
+#   ROOT_LABEL      the suite's name in messages (php84)
+#   ROOT_SUITE      the Debian suite debootstrap makes (trixie, sid)
+#   ROOT_EXTRA      further suites in the root's sources ("" or experimental)
+#   ROOT_PACKAGES   what apt installs
+#   ROOT_PIN        packages (apt patterns) taken from ROOT_EXTRA's suites:
+#                   pinned there at 500 (the others stay at 1, the default of
+#                   experimental: its php-common, for one, Breaks php8.5-common)
+#   ROOT_TARBALL    the cached tarball
+#   ROOT_INSIDE_ENV VAR=value words for tests/lib/root-inside.sh
+
+ROOT="$DISTLOCK_LOG_DIR/root"
+MOUNTS=()
+
+unmount_all() {
+    local i
+    for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+        umount -l "${MOUNTS[$i]}" 2>/dev/null || true
+    done
+    MOUNTS=()
+}
+mount_into() {   # mount_into ROOT: /proc, /dev, /dev/pts
+    local r=$1
+    mount -t proc proc "$r/proc" && MOUNTS+=("$r/proc") &&
+    mount --bind /dev "$r/dev" && MOUNTS+=("$r/dev") &&
+    mount -t devpts devpts "$r/dev/pts" && MOUNTS+=("$r/dev/pts")
+}
+# safe_rm DIR: removes a root only when nothing is mounted under it (a lazy
+# umount may still be in progress; the host's /dev is bind-mounted into it),
+# and never crosses into another file system.
+safe_rm() {
+    if grep -q " $1/" /proc/mounts; then
+        note "$ROOT_LABEL: $1 still has mounts under it: left in place"
+        return 1
+    fi
+    rm -rf --one-file-system "$1"
+}
+debian_root_cleanup() {
+    unmount_all
+    # What the run left in the root (the unpacked tree) goes; the logs stay.
+    [ -d "$ROOT" ] && safe_rm "$ROOT"
+}
+
+# The first Debian mirror the system's apt sources name (deb822 or one-line).
+debian_mirror() {
+    local m
+    m=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | tr ' ' '\n' |
+        grep -E '/debian/?$' | head -n 1)
+    [ -n "$m" ] || m=$(awk '$1 == "deb" && $2 ~ /\/debian\/?$/ { print $2; exit }' \
+                       /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
+    echo "${m:-}"
+}
+
+make_root() {
+    local tmp mirror s opts log="$DISTLOCK_LOG_DIR/debootstrap.log"
+    mirror=$(debian_mirror)
+    if [ -z "$mirror" ]; then
+        note "no Debian mirror found in /etc/apt/sources.list{,.d}"
+        return 1
+    fi
+    ensure_packages debootstrap >/dev/null || return 1
+    tmp=$(mktemp -d "$DISTLOCK_CACHE_DIR/$ROOT_SUITE-build.XXXXXX")
+    note "debootstrap --variant=minbase $ROOT_SUITE from $mirror${ROOT_EXTRA:+, then $ROOT_EXTRA added} (log: $log)"
+    # Downloaded packages are kept (--cache-dir): a root made again after a
+    # failed apt step, or for a new upload, fetches only what changed.
+    mkdir -p "$DISTLOCK_CACHE_DIR/debootstrap-$ROOT_SUITE"
+    if ! debootstrap --variant=minbase --cache-dir="$DISTLOCK_CACHE_DIR/debootstrap-$ROOT_SUITE" \
+            "$ROOT_SUITE" "$tmp/root" "$mirror" >"$log" 2>&1; then
+        excerpt "$log" --tail; safe_rm "$tmp"; return 1
+    fi
+    for s in $ROOT_SUITE $ROOT_EXTRA; do
+        opts=
+        case $s in sid|unstable|experimental) opts="[check-valid-until=no] " ;; esac
+        echo "deb $opts$mirror $s main"
+    done >"$tmp/root/etc/apt/sources.list"
+    if [ -n "${ROOT_PIN:-}" ]; then
+        for s in $ROOT_EXTRA; do
+            printf 'Package: %s\nPin: release a=%s\nPin-Priority: 500\n\n' "$ROOT_PIN" "$s"
+        done >"$tmp/root/etc/apt/preferences.d/distlock-tests"
+    fi
+    # No service starts inside the root while packages install.
+    printf '#!/bin/sh\nexit 101\n' >"$tmp/root/usr/sbin/policy-rc.d" && chmod 755 "$tmp/root/usr/sbin/policy-rc.d"
+    if ! mount_into "$tmp/root"; then unmount_all; safe_rm "$tmp"; return 1; fi
+    # shellcheck disable=SC2086
+    if ! chroot "$tmp/root" /usr/bin/env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
+            sh -c "apt-get update -q && apt-get install -y -q --no-install-recommends $(echo $ROOT_PACKAGES) && apt-get clean" \
+            >>"$log" 2>&1; then
+        unmount_all; excerpt "$log" --tail; safe_rm "$tmp"; return 1
+    fi
+    unmount_all
+    tar -C "$tmp/root" -czf "$ROOT_TARBALL.part" . && mv "$ROOT_TARBALL.part" "$ROOT_TARBALL"
+    local rc=$?
+    safe_rm "$tmp"
+    return $rc
+}
+
+# debian_root_suite TITLE: the whole suite (steps 1 and 2 above); ends it.
+debian_root_suite() {
+    local t0 rc
+    trap debian_root_cleanup EXIT
+    section "$1 ($ROOT_TARBALL)"
+    if [ "$(id -u)" != 0 ]; then
+        suite_fail "$ROOT_LABEL: needs root (debootstrap, chroot, mount)"
+        suite_end
+    fi
+    exec 9>"$ROOT_TARBALL.lock"
+    flock 9
+    if [ -f "$ROOT_TARBALL" ]; then
+        note "cached: $ROOT_TARBALL ($(du -h "$ROOT_TARBALL" | cut -f1))"
+    else
+        t0=$SECONDS
+        if make_root; then
+            note "made in $((SECONDS - t0)) s: $ROOT_TARBALL ($(du -h "$ROOT_TARBALL" | cut -f1))"
+        else
+            flock -u 9
+            suite_fail "$ROOT_LABEL: the $ROOT_SUITE root could not be made"
+            suite_end
+        fi
+    fi
+    flock -u 9
+    safe_rm "$ROOT" && mkdir -p "$ROOT"
+    if ! tar -C "$ROOT" -xzf "$ROOT_TARBALL"; then
+        suite_fail "$ROOT_LABEL: unpacking $ROOT_TARBALL"
+        suite_end
+    fi
+    # What any installed system has and debootstrap does not write: localhost.
+    printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$ROOT/etc/hosts"
+    # The project's shipped files, and a log dir the host can read.
+    mkdir -p "$ROOT/distlock" "$ROOT/logs"
+    if ! "$PHP" scripts/gen-package-xml --list | cut -f2 | tar -cf - -T - | tar -xf - -C "$ROOT/distlock"; then
+        suite_fail "$ROOT_LABEL: copying the shipped files into the root"
+        suite_end
+    fi
+    if ! mount_into "$ROOT" || ! mount --bind "$DISTLOCK_LOG_DIR" "$ROOT/logs" || ! MOUNTS+=("$ROOT/logs"); then
+        suite_fail "$ROOT_LABEL: mounting /proc, /dev and the log dir into the root"
+        suite_end
+    fi
+    note "$(chroot "$ROOT" php -n -r 'echo "PHP ", PHP_VERSION, " (", PHP_OS, ")";'); $(chroot "$ROOT" redis-server --version | cut -d' ' -f1-3); $(chroot "$ROOT" valkey-server --version | cut -d' ' -f1-3)"
+
+    # shellcheck disable=SC2086
+    chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+        DISTLOCK_CACHE_DIR=/var/cache/distlock-test DISTLOCK_LOG_DIR=/logs/inside \
+        DISTLOCK_TEST_JOBS="${DISTLOCK_TEST_JOBS:-2}" $ROOT_INSIDE_ENV \
+        bash -c 'cd /distlock && bash tests/lib/root-inside.sh' >"$DISTLOCK_LOG_DIR/inside.txt" 2>&1
+    rc=$?
+    cat "$DISTLOCK_LOG_DIR/inside.txt"
+    count_closing_line "$DISTLOCK_LOG_DIR/inside.txt" "$rc" "$ROOT_LABEL: root-inside.sh"
+    unmount_all
+}
