@@ -16,7 +16,8 @@
 // Environment: PHP, DISTLOCK_SO, DISTLOCK_LOG_DIR; DOCS_TIMEOUT (seconds per
 // block, default 60); DOCS_FLUSH ("host:port[:password] ...": the servers
 // emptied before each block, so that no block sees another's keys);
-// DOCS_VENDOR_<NAME> (a Composer autoload.php for a framework NAME's boot file).
+// DOCS_VENDOR_<NAME> (the Composer autoload.php of framework NAME's project; without it
+// the blocks that need NAME are marked, with DOCS_NO_VENDOR_<NAME> as the reason).
 require __DIR__ . '/blocks.php';
 
 $php = getenv('PHP') ?: PHP_BINARY;
@@ -61,14 +62,18 @@ foreach (array_slice($argv, 1) as $file) {
         }
         $boot = [];
         $need = $b['needs'] ?? docs_framework($b['file']);
-        if ($need !== null && is_file(__DIR__ . "/boot-$need.php")) {
+        if ($need !== null) {
+            // the framework's Composer vendor directory (tests/docs/run.sh makes it), and its set-up if any
             $vendor = getenv('DOCS_VENDOR_' . strtoupper($need));
             if (!$vendor || !is_file($vendor)) {
                 $marked++;
-                echo "MARKED: $where (needs $need: no vendor directory, DOCS_VENDOR_" . strtoupper($need) . " unset)\n";
+                echo "MARKED: $where (needs $need: no Composer vendor directory for it" . (getenv('DOCS_NO_VENDOR_' . strtoupper($need)) ? ': ' . getenv('DOCS_NO_VENDOR_' . strtoupper($need)) : '') . ")\n";
                 continue;
             }
-            $boot[] = __DIR__ . "/boot-$need.php";
+            $boot[] = $vendor;
+            if (is_file(__DIR__ . "/boot-$need.php")) {
+                $boot[] = __DIR__ . "/boot-$need.php";
+            }
         }
         $blockFile = sprintf('%s/block-%03d.php', $logDir, $n);
         $mainFile = sprintf('%s/main-%03d.php', $logDir, $n);

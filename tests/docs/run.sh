@@ -39,6 +39,39 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
     suite_count "$(grep -c '^PASS: ' "$DISTLOCK_LOG_DIR/links.txt")" "$(grep -c '^FAIL: ' "$DISTLOCK_LOG_DIR/links.txt")"
     grep -q '^links: done$' "$DISTLOCK_LOG_DIR/links.txt" || suite_fail "links.php did not finish"
     require_distlock true "nothing"
+    # pdo_sqlite: the resource of the fencing sample; iproute2 and util-linux: the namespace.
+    ensure_packages php8.2-sqlite3 redis-server redis-tools iproute2 util-linux \
+        || { suite_fail "docs: apt-get install"; suite_end; }
+    # The frameworks' Composer projects (outside the namespace: Composer needs
+    # its registry), made once per version of the integration and kept in
+    # $DISTLOCK_CACHE_DIR/docs-vendor. Laravel's needs a booted application
+    # (the laravel suite's scratch app): not made here, its blocks are marked.
+    composer_env
+    docs_vendor() {   # NAME INTEGRATION REQUIRE_JSON
+        local name=$1 integ="$ROOT/integrations/$2" req=$3 key dir var
+        var=$(tr a-z A-Z <<<"$name")
+        key=$({ echo "$req"; (cd "$integ" && find . -path ./tests -prune -o -type f -print | sort | xargs sha256sum); } | sha256sum | cut -c1-16)
+        dir="$DISTLOCK_CACHE_DIR/docs-vendor/$name-$key"
+        if [ ! -f "$dir/vendor/autoload.php" ]; then
+            rm -rf "$dir" && mkdir -p "$dir"
+            "$PHP" -r 'echo json_encode(["name" => "distlock-docs/" . $argv[1], "type" => "project",
+                    "repositories" => [["type" => "path", "url" => $argv[2], "options" => ["symlink" => false]]],
+                    "require" => json_decode($argv[3], true), "minimum-stability" => "stable", "prefer-stable" => true],
+                    JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' "$name" "$integ" "$req" >"$dir/composer.json"
+            if ! (cd "$dir" && timeout 300 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+                    >"$DISTLOCK_LOG_DIR/composer-$name.log" 2>&1; then
+                excerpt "$DISTLOCK_LOG_DIR/composer-$name.log" --tail
+                rm -rf "$dir"
+                export "DOCS_NO_VENDOR_$var=composer update failed (log $DISTLOCK_LOG_DIR/composer-$name.log)"
+                return 0
+            fi
+        fi
+        note "$name: $dir"
+        export "DOCS_VENDOR_$var=$dir/vendor/autoload.php"
+    }
+    docs_vendor symfony symfony '{"distlock/symfony-lock": "*@dev", "symfony/lock": "^7.4"}'
+    docs_vendor opentelemetry opentelemetry '{"distlock/opentelemetry": "*@dev", "open-telemetry/sdk": "^1.0"}'
+    export DOCS_NO_VENDOR_LARAVEL="its blocks need a booted Laravel application (facades, the container); the laravel suite runs the package in one"
     # The blocks, in the namespace; their counts come back on the last line.
     unshare --net --mount --propagation private env DOCS_IN_NAMESPACE=1 bash "$0" >"$DISTLOCK_LOG_DIR/blocks.txt" 2>&1
     cat "$DISTLOCK_LOG_DIR/blocks.txt"
@@ -73,6 +106,8 @@ cat >"$HOSTS" <<'HOSTS'
 127.0.0.10  node1
 127.0.0.11  node2
 127.0.0.12  node3
+127.0.0.8   sentinel-master
+127.0.0.9   sentinel-replica
 HOSTS
 mount --bind "$HOSTS" /etc/hosts || { echo "docs blocks: cannot mount the namespace's /etc/hosts"; exit 1; }
 
@@ -98,6 +133,48 @@ srv main 127.0.0.1 6379
 srv redlock-a 127.0.0.2 6379
 srv redlock-b 127.0.0.3 6379 --requirepass secret
 srv redlock-c 127.0.0.4 6379
-FLUSH="127.0.0.1:6379 127.0.0.2:6379 127.0.0.3:6379:secret 127.0.0.4:6379"
+# Sentinel (docs/topologies.md): a master with a replica, three Sentinels
+# s1..s3 that monitor it as "mymaster", the passwords the sample gives.
+srv sentinel-master 127.0.0.8 6379 --requirepass master-secret --masterauth master-secret
+srv sentinel-replica 127.0.0.9 6379 --requirepass master-secret --masterauth master-secret --replicaof 127.0.0.8 6379 --replica-announce-ip 127.0.0.9
+for i in 1 2 3; do
+    addr=127.0.0.$((4 + i)) dir="$DISTLOCK_LOG_DIR/redis-s$i"
+    mkdir -p "$dir"
+    cat >"$dir/sentinel.conf" <<CONF
+port 26379
+bind $addr
+daemonize no
+dir $dir
+logfile $dir/sentinel.log
+requirepass sentinel-secret
+sentinel sentinel-pass sentinel-secret
+sentinel announce-ip $addr
+sentinel monitor mymaster 127.0.0.8 6379 2
+sentinel auth-pass mymaster master-secret
+sentinel down-after-milliseconds mymaster 5000
+CONF
+    "${REDIS_SERVER:-redis-server}" "$dir/sentinel.conf" --sentinel </dev/null >/dev/null 2>&1 3>&- 4>&- &
+    SUITE_REDIS_PIDS+=("$!")
+done
+# Cluster (docs/topologies.md): node1, node2 (and node3: a cluster has three masters at least).
+for i in 1 2 3; do srv "cluster-node$i" 127.0.0.$((9 + i)) 7000 --cluster-enabled yes --cluster-config-file nodes.conf --cluster-announce-ip 127.0.0.$((9 + i)); done
+timeout 60 "${REDIS_CLI:-redis-cli}" --cluster create 127.0.0.10:7000 127.0.0.11:7000 127.0.0.12:7000 --cluster-yes \
+    >"$DISTLOCK_LOG_DIR/cluster-create.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/cluster-create.log"; echo "docs blocks: cluster create failed"; exit 1; }
+ready=0
+for i in $(seq 1 300); do
+    ok=1
+    for n in 10 11 12; do
+        "${REDIS_CLI:-redis-cli}" -h 127.0.0.$n -p 7000 cluster info 2>/dev/null | grep -q 'cluster_state:ok' || ok=0
+    done
+    "${REDIS_CLI:-redis-cli}" -h 127.0.0.9 -p 6379 -a master-secret --no-auth-warning info replication 2>/dev/null | grep -q 'master_link_status:up' || ok=0
+    for n in 5 6 7; do
+        "${REDIS_CLI:-redis-cli}" -h 127.0.0.$n -p 26379 -a sentinel-secret --no-auth-warning ping 2>/dev/null | grep -q PONG || ok=0
+    done
+    [ "$ok" = 1 ] && { ready=1; break; }
+    sleep 0.1
+done
+[ "$ready" = 1 ] || { echo "docs blocks: the cluster, the replica or the Sentinels did not come up in 30 s"; exit 1; }
+note "sentinel: master 127.0.0.8:6379, replica 127.0.0.9:6379, Sentinels s1..s3:26379; cluster: node1..node3:7000"
+FLUSH="127.0.0.1:6379 127.0.0.2:6379 127.0.0.3:6379:secret 127.0.0.4:6379 127.0.0.8:6379:master-secret 127.0.0.10:7000 127.0.0.11:7000 127.0.0.12:7000"
 
 DOCS_FLUSH=$FLUSH "$PHP" tests/docs/run-blocks.php README.md docs/*.md integrations/*/README.md
