@@ -89,7 +89,7 @@ foreach (array_slice($argv, 1) as $file) {
         file_put_contents($mainFile, $main);
         docs_flush();
         $cmd = ['timeout', '--kill-after=5', (string) $timeout, $php, '-d', "extension=$so",
-                '-d', 'zend.assertions=1', '-d', 'assert.exception=1', '-d', 'display_errors=stderr', $mainFile];
+                '-d', 'zend.assertions=1', '-d', 'assert.exception=1', '-d', 'display_errors=stderr', '-d', 'log_errors=0', $mainFile];
         $t0 = hrtime(true);
         $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$mainFile.out", 'w'], 2 => ['file', "$mainFile.err", 'w']], $pipes);
         $rc = proc_close($proc);

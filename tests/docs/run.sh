@@ -44,20 +44,21 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
         || { suite_fail "docs: apt-get install"; suite_end; }
     # The frameworks' Composer projects (outside the namespace: Composer needs
     # its registry), made once per version of the integration and kept in
-    # $DISTLOCK_CACHE_DIR/docs-vendor. Laravel's needs a booted application
-    # (the laravel suite's scratch app): not made here, its blocks are marked.
+    # $DISTLOCK_CACHE_DIR/docs-vendor. A block that needs one whose Composer
+    # run failed is marked, with the reason.
     composer_env
-    docs_vendor() {   # NAME INTEGRATION REQUIRE_JSON
-        local name=$1 integ="$ROOT/integrations/$2" req=$3 key dir var
+    docs_vendor() {   # NAME INTEGRATION REQUIRE_JSON [EXTRA_JSON [APP_DIR]]
+        local name=$1 integ="$ROOT/integrations/$2" req=$3 extra=${4:-'{}'} app=${5:-} key dir var
         var=$(tr a-z A-Z <<<"$name")
-        key=$({ echo "$req"; (cd "$integ" && find . -path ./tests -prune -o -type f -print | sort | xargs sha256sum); } | sha256sum | cut -c1-16)
+        key=$({ echo "$req$extra"; (cd "$integ" && find . -type f -print | sort | xargs sha256sum); } | sha256sum | cut -c1-16)
         dir="$DISTLOCK_CACHE_DIR/docs-vendor/$name-$key"
         if [ ! -f "$dir/vendor/autoload.php" ]; then
             rm -rf "$dir" && mkdir -p "$dir"
-            "$PHP" -r 'echo json_encode(["name" => "distlock-docs/" . $argv[1], "type" => "project",
+            [ -n "$app" ] && cp -r "$app/." "$dir/"
+            "$PHP" -r 'echo json_encode(array_merge_recursive(["name" => "distlock-docs/" . $argv[1], "type" => "project",
                     "repositories" => [["type" => "path", "url" => $argv[2], "options" => ["symlink" => false]]],
                     "require" => json_decode($argv[3], true), "minimum-stability" => "stable", "prefer-stable" => true],
-                    JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' "$name" "$integ" "$req" >"$dir/composer.json"
+                    json_decode($argv[4], true)), JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' "$name" "$integ" "$req" "$extra" >"$dir/composer.json"
             if ! (cd "$dir" && timeout 300 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
                     >"$DISTLOCK_LOG_DIR/composer-$name.log" 2>&1; then
                 excerpt "$DISTLOCK_LOG_DIR/composer-$name.log" --tail
@@ -71,7 +72,12 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
     }
     docs_vendor symfony symfony '{"distlock/symfony-lock": "*@dev", "symfony/lock": "^7.4"}'
     docs_vendor opentelemetry opentelemetry '{"distlock/opentelemetry": "*@dev", "open-telemetry/sdk": "^1.0"}'
-    export DOCS_NO_VENDOR_LARAVEL="its blocks need a booted Laravel application (facades, the container); the laravel suite runs the package in one"
+    # Laravel 12 in the laravel suite's test application (integrations/laravel/tests/app),
+    # with the stand-ins for what the Packagist copy here does not serve (as tests/laravel/run.sh).
+    docs_vendor laravel laravel '{"distlock/laravel": "*@dev", "laravel/framework": "^12.0"}' \
+        '{"replace": {"fruitcake/php-cors": "*", "league/config": "*", "symfony/polyfill-php85": "*", "symfony/clock": "*"},
+          "autoload": {"psr-4": {"App\\": "app/"}, "files": ["'"$ROOT"'/integrations/laravel/tests/standins-laravel12.php"]}}' \
+        "$ROOT/integrations/laravel/tests/app"
     # The blocks, in the namespace; their counts come back on the last line.
     unshare --net --mount --propagation private env DOCS_IN_NAMESPACE=1 bash "$0" >"$DISTLOCK_LOG_DIR/blocks.txt" 2>&1
     cat "$DISTLOCK_LOG_DIR/blocks.txt"
