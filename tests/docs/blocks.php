@@ -15,7 +15,9 @@
 //                                       run after the block, in its scope;
 //   <!-- docs-expect ... -->            likewise: what the block prints
 //                                       (compared after trimming each end).
-// Several check/expect comments may follow one block.
+// Several check/expect comments may follow one block. A check runs in the
+// block's variables but not its file: a name the block imported with `use`
+// is written in full there.
 
 /** @return list<array{file:string,line:int,info:string,code:string,skip:?string,needs:?string,checks:list<string>,expect:?string}> */
 function docs_blocks(string $file): array

@@ -5,7 +5,7 @@
 // tests/docs/run.sh makes, Laravel 12 with distlock/laravel discovered), its
 // default cache store `distlock` on the docs' server, booted as an Artisan
 // command boots it. Loaded after that project's autoloader; defines no
-// variable (the block sees the facades, nothing else).
+// variable (the block sees the facades, by their short names too, nothing else).
 (static function (): void {
     foreach (['DISTLOCK_URL' => 'redis://127.0.0.1:6379', 'CACHE_STORE' => 'distlock', 'REDIS_HOST' => '127.0.0.1',
               'REDIS_PORT' => '6379', 'DISTLOCK_EVENTS' => 'auto'] as $k => $v) {
@@ -14,4 +14,6 @@
     }
     $app = require dirname(getenv('DOCS_VENDOR_LARAVEL'), 2) . '/bootstrap/app.php';
     $app->make(Illuminate\Contracts\Console\Kernel::class)->bootstrap();
+    // The facades' short names (Cache::, Event::, Log::) as a Laravel skeleton has them.
+    Illuminate\Foundation\AliasLoader::getInstance(Illuminate\Support\Facades\Facade::defaultAliases()->all())->register();
 })();

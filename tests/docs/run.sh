@@ -50,7 +50,9 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
     docs_vendor() {   # NAME INTEGRATION REQUIRE_JSON [EXTRA_JSON [APP_DIR]]
         local name=$1 integ="$ROOT/integrations/$2" req=$3 extra=${4:-'{}'} app=${5:-} key dir var
         var=$(tr a-z A-Z <<<"$name")
-        key=$({ echo "$req$extra"; (cd "$integ" && find . -type f -print | sort | xargs sha256sum); } | sha256sum | cut -c1-16)
+        # the key: what is required, and every file of the integration (its README aside) and of the app
+        key=$({ echo "$req$extra"; find "$integ" ${app:+"$app"} -type f ! -path "$integ/README.md" -print0 | sort -z | xargs -0 sha256sum; } \
+              | sha256sum | cut -c1-16)
         dir="$DISTLOCK_CACHE_DIR/docs-vendor/$name-$key"
         if [ ! -f "$dir/vendor/autoload.php" ]; then
             rm -rf "$dir" && mkdir -p "$dir"
@@ -70,7 +72,7 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
         note "$name: $dir"
         export "DOCS_VENDOR_$var=$dir/vendor/autoload.php"
     }
-    docs_vendor symfony symfony '{"distlock/symfony-lock": "*@dev", "symfony/lock": "^7.4"}'
+    docs_vendor symfony symfony '{"distlock/symfony-lock": "*@dev", "symfony/lock": "^7.4", "symfony/http-kernel": "^7.4"}'
     docs_vendor opentelemetry opentelemetry '{"distlock/opentelemetry": "*@dev", "open-telemetry/sdk": "^1.0"}'
     # Laravel 12 in the laravel suite's test application (integrations/laravel/tests/app),
     # with the stand-ins for what the Packagist copy here does not serve (as tests/laravel/run.sh).
@@ -78,6 +80,24 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
         '{"replace": {"fruitcake/php-cors": "*", "league/config": "*", "symfony/polyfill-php85": "*", "symfony/clock": "*"},
           "autoload": {"psr-4": {"App\\": "app/"}, "files": ["'"$ROOT"'/integrations/laravel/tests/standins-laravel12.php"]}}' \
         "$ROOT/integrations/laravel/tests/app"
+    # symfony/semaphore is not served by the Packagist copy here: Debian's 5.4
+    # with Debian's symfony/lock (as the symfony suite), and the integration's classes.
+    if ensure_packages php-symfony-lock php-symfony-semaphore && [ -f /usr/share/php/Symfony/Component/Semaphore/autoload.php ]; then
+        cat >"$DISTLOCK_LOG_DIR/semaphore-autoload.php" <<PHP
+<?php
+require '/usr/share/php/Symfony/Component/Lock/autoload.php';
+require '/usr/share/php/Symfony/Component/Semaphore/autoload.php';
+spl_autoload_register(static function (string \$class): void {
+    if (str_starts_with(\$class, 'DistLock\\\\Symfony\\\\')) {
+        \$file = '$ROOT/integrations/symfony/src/' . strtr(substr(\$class, 16), '\\\\', '/') . '.php';
+        if (is_file(\$file)) require \$file;
+    }
+});
+PHP
+        export DOCS_VENDOR_SEMAPHORE="$DISTLOCK_LOG_DIR/semaphore-autoload.php"
+    else
+        export DOCS_NO_VENDOR_SEMAPHORE="apt-get install php-symfony-semaphore failed"
+    fi
     # The blocks, in the namespace; their counts come back on the last line.
     unshare --net --mount --propagation private env DOCS_IN_NAMESPACE=1 bash "$0" >"$DISTLOCK_LOG_DIR/blocks.txt" 2>&1
     cat "$DISTLOCK_LOG_DIR/blocks.txt"
