@@ -55,7 +55,7 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
               | sha256sum | cut -c1-16)
         dir="$DISTLOCK_CACHE_DIR/docs-vendor/$name-$key"
         if [ ! -f "$dir/vendor/autoload.php" ]; then
-            rm -rf "$dir" && mkdir -p "$dir"
+            rm -rf "$DISTLOCK_CACHE_DIR/docs-vendor/$name-"* && mkdir -p "$dir"   # an older one goes
             [ -n "$app" ] && cp -r "$app/." "$dir/"
             "$PHP" -r 'echo json_encode(array_merge_recursive(["name" => "distlock-docs/" . $argv[1], "type" => "project",
                     "repositories" => [["type" => "path", "url" => $argv[2], "options" => ["symlink" => false]]],
