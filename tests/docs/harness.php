@@ -21,6 +21,12 @@ function output(): string
     return (string) ob_get_contents();
 }
 
+/** The block starts now (after the framework's boot and the prelude). */
+function start(): void
+{
+    $GLOBALS['__docs_started_ns'] = hrtime(true);
+}
+
 /** Seconds since the block started (monotonic clock). */
 function elapsed(): float
 {

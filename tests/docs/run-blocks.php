@@ -83,6 +83,7 @@ foreach (array_slice($argv, 1) as $file) {
             $main .= 'require ' . var_export($f, true) . ";\n";
         }
         $main .= 'require ' . var_export(__DIR__ . '/prelude.php', true) . ";\n"
+               . "\\DocsTest\\start();\n"
                . '$__docs_return = require ' . var_export($blockFile, true) . ";\n"
                . "// the docs-check comments:\n" . implode("\n;\n", $b['checks']) . "\n;\n"
                . '\DocsTest\finish(' . var_export($b['expect'], true) . ");\n";
