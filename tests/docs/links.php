@@ -1,6 +1,7 @@
 <?php
 // tests/docs/links.php — the docs' links and the README's moved headings.
 //
+//  - README.md has at most 400 lines (the reference lives in docs/);
 //  - tests/docs/moved-headings.txt maps every heading of the README as it was
 //    before its reference moved to docs/ (commit abd3011, 1,427 lines) to the
 //    section that holds its text now ("FILE#anchor"): each heading is listed
@@ -84,6 +85,11 @@ function target_problem(string $target): ?string
     }
     return null;
 }
+
+// --- the README: a front door, read in ten minutes ---------------------------
+$n = count(file('README.md'));
+$n <= 400 ? pass("README.md has $n lines (at most 400: the reference is in docs/)")
+          : fail("README.md has $n lines: more than 400 (move the reference to docs/)");
 
 // --- moved headings ---------------------------------------------------------
 $map = [];
