@@ -114,6 +114,10 @@ namespace {
          * promote() turns a sole shared lease into the exclusive one. Fair mode and fencing
          * tokens (options) do not apply to shared leases. Use lockExclusive(), not lock(), for
          * the exclusive side of a name locked shared: lock() does not see shared holders.
+         * Reentrant: on a name this instance holds shared (under $token, when given) or
+         * exclusively, another handle on that lease at once (one refresh round trip, never
+         * shorter), also while a writer waits; on an exclusive lease, a shared view of it (the
+         * lease stays exclusive until its last exclusive handle is released, then turns shared).
          *
          * @param string $name 1 to 1024 bytes, binary-safe
          * @param float|null $ttl lease length in seconds (> 0, at most 1e9); null: the default
@@ -142,19 +146,27 @@ namespace {
          * it, shared or exclusive; waits for the shared holders to leave (their releases wake
          * it), and keeps new shared leases out meanwhile. Reentrant like lock(); fencing tokens
          * as lock() (option fencing); no fair mode. demote() turns it into a shared lease.
+         * On a name this instance holds shared (under $token, when given), the upgrade, never a
+         * wait: as the only reader its lease is promoted at once (as Lock::promote(), a new
+         * fencing token) and the exclusive handle returned; releasing it while the shared
+         * handle is held turns the lease shared again, releasing the shared one first leaves
+         * it exclusive; the lease ends with its last handle.
          *
          * @param string|null $token the owner token, as lock()
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lockShared()
          * @throws \DistLock\LockKindException as lockShared()
+         * @throws \LogicException at once when this instance holds $name shared and others do too
+         *   (or it holds it shared under two tokens): the upgrade would wait for them
          */
         public function lockExclusive(string $name, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
         /**
          * One attempt at lockExclusive(), no waiting.
          *
-         * @return DistLock\Lock|null null when the name is held, shared or exclusive
+         * @return DistLock\Lock|null null when the name is held, shared or exclusive, by another owner
          * @throws \DistLock\ConnectionException|\ValueError as lockShared()
          * @throws \DistLock\LockKindException as lockShared()
+         * @throws \LogicException as lockExclusive()
          */
         public function tryLockExclusive(string $name, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -173,12 +185,15 @@ namespace {
          * @param float|null $wait seconds to wait; null: the default
          * @param string|null $token the owner token, 1 to 128 bytes (as lock()); null: a fresh one
          *   from the CSPRNG. A token that holds permits of $name already: a grant replaces its
-         *   count, and while asking, its own permits count against the limit too
+         *   count, and while asking, its own permits count against the limit too (a token this
+         *   instance holds permits with: LogicException, restorePermits() gives another handle)
          * @throws \DistLock\LockTimeoutException when the wait ran out
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for a bad name or token, a limit or permits out of range, ttl/wait
          *   out of range, or a Redlock instance
          * @throws \DistLock\LockKindException when $name is held as a mutex or a readers-writer lock (at once: a wait cannot end it)
+         * @throws \LogicException at once when only this instance's own release could grant it (the
+         *   permits it holds on $name plus $permits exceed $limit), or for a $token it holds permits with
          */
         public function acquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, ?float $wait = null, #[\SensitiveParameter] ?string $token = null): DistLock\Lock {}
 
@@ -188,6 +203,7 @@ namespace {
          * @return DistLock\Lock|null null when the permits are not free now
          * @throws \DistLock\ConnectionException|\ValueError as acquirePermits()
          * @throws \DistLock\LockKindException as acquirePermits()
+         * @throws \LogicException as acquirePermits()
          */
         public function tryAcquirePermits(string $name, int $limit, int $permits = 1, ?float $ttl = null, #[\SensitiveParameter] ?string $token = null): ?DistLock\Lock {}
 
@@ -253,7 +269,8 @@ namespace {
          *   the same handle twice is released once)
          * @return int how many handles were released (release() would have returned true)
          * @throws \DistLock\ConnectionException on network errors (every handle is kept:
-         *   a later release, its destruction or the request's end tries again)
+         *   a later release, its destruction or the request's end tries again); after a
+         *   timeout or a lost reply its message says the outcome is unknown (as Lock::release())
          * @throws \TypeError for an element that is not a DistLock\Lock
          * @throws \ValueError for a handle of another DistLock instance
          */
@@ -317,7 +334,8 @@ namespace {
          * @param string $token the owner token, 1 to 128 bytes, not beginning with a NUL byte
          * @return bool true when $name was held with $token and is now free; false otherwise
          * @throws \DistLock\ConnectionException on network errors (the release is sent once more on
-         *   a fresh connection first: it is idempotent)
+         *   a fresh connection first: it is idempotent); after a timeout or a lost reply its
+         *   message says the outcome is unknown (as Lock::release())
          * @throws \ValueError for an empty or too long name or token
          * @throws \DistLock\LockKindException when $name is held under another kind than a mutex (a shared lease or permits are released through their handle)
          */
@@ -512,12 +530,18 @@ namespace DistLock {
         /**
          * Releases the lease (compare-and-delete: never deletes another owner's key) and wakes
          * the longest waiter (fair mode: hands the lock to it). With several handles on one
-         * lease (reentrancy) the key is deleted with the last one.
+         * lease (reentrancy) the key is deleted with the last one; the last exclusive handle
+         * of a readers-writer lease that shared handles still hold (an upgrade, a shared view)
+         * turns it shared instead (the demote script).
          *
          * @return bool true when it was ours; false when it had expired or been taken over
          *   (or the watchdog found it lost), on every later call, and in a process other
          *   than the acquiring one (no-op)
-         * @throws ConnectionException on network errors
+         * @throws ConnectionException on network errors (the handle stays held). When the
+         *   release was written but its answer never came (a timeout, a lost connection) the
+         *   outcome is unknown and the message says so: the server may have released the
+         *   lease or not; it ends by its TTL at the latest, isAcquired() or status() tells,
+         *   and release() again ends it if it is still held
          */
         public function release(): bool {}
 
@@ -624,7 +648,9 @@ namespace DistLock {
         public readonly int $roundTrips;
         /**
          * "host:port" ("[v6]:port", or "unix:/path") of the node that answered (Redlock:
-         * the first that answered); null when none did. 'renewal' and 'lost': the configured
+         * the first that answered); every event of a batch (releaseAll(), endRequest(),
+         * request end) names the node that answered its lease (Cluster: its slot's); null when
+         * none did (a reentrant handle's release, a lease lost already, an error). 'renewal' and 'lost': the configured
          * server of a single-server instance, null on other topologies. Never a user name or
          * password.
          */

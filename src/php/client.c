@@ -157,15 +157,38 @@ static int wait_interrupted(void *arg)
     return zend_atomic_bool_load_ex(&EG(timed_out));   /* PHP >= 8.2, the supported range */
 }
 
-/* The reentrant path: the instance already holds name (under token, when the
- * caller gave one). Returns true when it handled the call (a new handle or an
- * exception), false to acquire anew. */
+/* Another handle on h, a lease this instance holds: one round trip extends
+ * it (never shortens it). Returns true when it handled the call (a new handle
+ * or an exception), false when the lease was found lost (acquire anew). */
+static bool reenter(php_distlock_client *c, php_distlock_held *h, int64_t ttl_ms, bool exclusive, zval *return_value)
+{
+    dl_error_t err;
+    int extended;
+
+    /* Never shorten the lease an outer handle relies on. */
+    if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
+    if (dl_target_refresh(c->target, h->lease, ttl_ms, &extended, &err) != DL_OK) {
+        php_distlock_throw(&err);
+        return true;
+    }
+    if (!extended) {
+        DISTLOCK_G(stats).lost++;
+        php_distlock_registry_forget(c, h);
+        return false;
+    }
+    if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
+    DISTLOCK_G(stats).acquired++;
+    php_distlock_lock_create_view(return_value, c, h, exclusive);
+    return true;
+}
+
+/* The reentrant path of the mutex: the instance already holds name (under
+ * token, when the caller gave one). Returns true when it handled the call (a
+ * new handle or an exception), false to acquire anew. */
 static bool acquire_reentrant(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind, int64_t ttl_ms,
                               const zend_string *token, zval *return_value)
 {
     php_distlock_held *h = php_distlock_registry_find(c, name);
-    dl_error_t err;
-    int extended;
 
     if (!h) return false;
     /* Held here under another kind: the server refuses it (LockKindException),
@@ -181,20 +204,75 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, dl_leas
         php_distlock_registry_forget(c, h);
         return false;
     }
-    /* Never shorten the lease an outer handle relies on. */
-    if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
-    if (dl_target_refresh(c->target, h->lease, ttl_ms, &extended, &err) != DL_OK) {
-        php_distlock_throw(&err);
+    return reenter(c, h, ttl_ms, kind == DL_LEASE_WRITE, return_value);
+}
+
+/*
+ * A shared or exclusive lease asked for by an instance that holds the name
+ * shared or exclusively already (under token, when the caller gave one; another
+ * token is another owner and contends). Never a wait for a lease only this
+ * instance can release (docs/decisions.md, "An instance never waits for its
+ * own lease"): shared → another handle on its lease, whatever its kind now (a
+ * shared view); exclusive on an exclusive lease → another handle; exclusive on
+ * its sole shared lease → the upgrade: promoted at once through the promote
+ * script, or a LogicException when other holders share it. Returns true when
+ * it handled the call (a handle or an exception), false to acquire anew.
+ */
+static bool acquire_rw_own(php_distlock_client *c, const char *func, zend_string *name, dl_lease_kind_t kind,
+                           int64_t ttl_ms, const zend_string *token, zval *return_value)
+{
+    uint32_t n;
+    php_distlock_held *h = php_distlock_registry_find_rw(c, name, token, &n);
+    int r;
+
+    if (!h) return false;
+    if (kind == DL_LEASE_SHARED) return reenter(c, h, ttl_ms, false, return_value);
+    if (h->lease->kind == DL_LEASE_WRITE) return reenter(c, h, ttl_ms, true, return_value);
+    if (n > 1) {
+        zend_throw_exception_ex(spl_ce_LogicException, 0,
+                                "%s(): this instance holds \"%s\" shared under %u leases (tokens); an exclusive lease "
+                                "would wait for shared leases only this instance can release: release all but one "
+                                "first", func, ZSTR_VAL(name), n);
         return true;
     }
-    if (!extended) {
-        DISTLOCK_G(stats).lost++;
-        php_distlock_registry_forget(c, h);
+    if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
+    r = php_distlock_change_kind(c, h, true, ttl_ms, false);
+    if (r == -2) return true;          /* thrown */
+    if (r == -1) return false;         /* it had ended: acquire anew */
+    if (r == 0) {
+        zend_throw_exception_ex(spl_ce_LogicException, 0,
+                                "%s(): this instance holds \"%s\" shared and other holders do too; an exclusive "
+                                "lease would wait for a shared lease only this instance can release: release its "
+                                "shared handles first, then wait for the exclusive lease", func, ZSTR_VAL(name));
+        return true;
+    }
+    DISTLOCK_G(stats).acquired++;
+    php_distlock_lock_create_view(return_value, c, h, true);
+    return true;
+}
+
+/* A semaphore's permits asked for by an instance that holds some of them
+ * already: a request the limit can only meet once this instance releases its
+ * own (or under a token it holds permits with) fails at once. False after throwing. */
+static bool permits_own_check(php_distlock_client *c, const char *func, zend_string *name, const zend_string *token,
+                              long long permits, long long limit)
+{
+    php_distlock_held *same;
+    long long own = php_distlock_registry_own_permits(c, name, token, &same);
+
+    if (same) {
+        zend_throw_exception_ex(spl_ce_LogicException, 0,
+                                "%s(): this instance already holds permits of \"%s\" under this token; take more "
+                                "under another token, or restorePermits() for another handle", func, ZSTR_VAL(name));
         return false;
     }
-    if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
-    DISTLOCK_G(stats).acquired++;
-    php_distlock_lock_create(return_value, c, h);
+    if (own > 0 && own + permits > limit) {
+        zend_throw_exception_ex(spl_ce_LogicException, 0,
+                                "%s(): this instance holds %lld of the %lld permits of \"%s\"; %lld more could only "
+                                "be granted once it releases its own (it would wait for itself)",
+                                func, own, limit, ZSTR_VAL(name), permits);
+        return false;
+    }
     return true;
 }
 
@@ -326,16 +404,19 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
     if (op.on) obs_acquire(&op, "mutex", name, NULL, 0, ttl_ms, -1, wait_us, return_value);
 }
 
-void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
-                                      const zend_string *token, long long permits, long long limit, int64_t ttl_ms,
-                                      int64_t wait_us, bool throw_on_timeout, zval *return_value)
+void php_distlock_client_acquire_kind(php_distlock_client *c, const char *func, zend_string *name,
+                                      dl_lease_kind_t kind, const zend_string *token, long long permits,
+                                      long long limit, int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout,
+                                      zval *return_value)
 {
     dl_lease_t *lease;
     php_distlock_obs_op op;
+    bool handled = false;
     PHP_DISTLOCK_OBS_BEGIN(&op);
-    /* An exclusive lease is the instance's alone: reentrant, as lock(). */
-    if (!(kind == DL_LEASE_WRITE && acquire_reentrant(c, name, kind, ttl_ms, token, return_value)) &&
-        (lease = new_lease(c, name, token, ttl_ms, kind))) {
+    /* What this instance holds on the name already: never waited for. */
+    if (kind == DL_LEASE_PERMITS) handled = !permits_own_check(c, func, name, token, permits, limit);
+    else handled = acquire_rw_own(c, func, name, kind, ttl_ms, token, return_value);
+    if (!handled && (lease = new_lease(c, name, token, ttl_ms, kind))) {
         lease->permits = permits;
         lease->limit = limit;
         acquire_lease(c, name, lease, wait_us, throw_on_timeout, return_value, &op);
@@ -455,7 +536,7 @@ static int release_token(php_distlock_client *c, zend_string *name, const char *
     lease->fair = c->fair;  /* a fair release hands over to the next waiter */
     if (dl_target_release(c->target, lease, &released, &err) != DL_OK) {
         dl_lease_free(lease);
-        php_distlock_throw(&err);
+        php_distlock_throw_release(&err);
         return -1;
     }
     if (dl_target_native(c->target, lease)) DISTLOCK_G(stats).native_releases++;
@@ -704,7 +785,27 @@ void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend
         return;
     }
     /* Already held by this instance under the same token: one more handle. */
-    h = php_distlock_registry_find(c, name);
+    if (kind == DL_LEASE_SHARED || kind == DL_LEASE_WRITE) {
+        uint32_t n;
+        h = php_distlock_registry_find_rw(c, name, token, &n);
+        if (h && h->lease->kind == kind) {
+            dl_lease_free(lease);
+            php_distlock_lock_create_view(return_value, c, h, kind == DL_LEASE_WRITE);
+            return;
+        }
+        h = NULL;   /* restored beside it (a shared lease is listed under its token) */
+    } else {
+        h = php_distlock_registry_find(c, name);
+    }
+    if (kind == DL_LEASE_PERMITS) {
+        php_distlock_held *same;
+        php_distlock_registry_own_permits(c, name, token, &same);
+        if (same) {
+            dl_lease_free(lease);
+            php_distlock_lock_create(return_value, c, same);
+            return;
+        }
+    }
     if (h) {
         if (!h->done && h->lease->pid == dl_proc_pid() && h->lease->kind == kind &&
             h->lease->token_len == lease->token_len && memcmp(h->lease->token, lease->token, lease->token_len) == 0) {

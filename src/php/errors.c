@@ -40,3 +40,19 @@ void php_distlock_throw(const dl_error_t *err)
     }
     zend_throw_exception(ce, err->msg, (zend_long)err->code);
 }
+
+/* A release whose answer never came (a timeout, a connection lost or a reply
+ * garbled after it was written): the server may have run it or not. Says so,
+ * and what the caller can do (README "When a release is confirmed"). */
+void php_distlock_throw_release(const dl_error_t *err)
+{
+    dl_error_t e = *err;
+    if (err->code == DL_ERR_TIMEOUT || err->code == DL_ERR_IO || err->code == DL_ERR_PROTOCOL) {
+        size_t len = strlen(e.msg);
+        snprintf(e.msg + len, sizeof(e.msg) - len,
+                 "; the release's outcome is unknown: the server may have released the lease or not. It ends by "
+                 "its TTL at the latest; isAcquired() or status() tells whether it is still held, and a release() "
+                 "again ends it if it is");
+    }
+    php_distlock_throw(&e);
+}

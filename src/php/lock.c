@@ -17,7 +17,7 @@
 zend_class_entry *distlock_ce_Lock;
 static zend_object_handlers lock_handlers;
 
-void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held)
+void php_distlock_lock_create_view(zval *out, php_distlock_client *c, php_distlock_held *held, bool exclusive)
 {
     php_distlock_lock *l;
     object_init_ex(out, distlock_ce_Lock);
@@ -26,8 +26,15 @@ void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_he
     GC_ADDREF(&c->std);
     l->held = held;
     l->active = true;
+    l->exclusive = exclusive;
     held->refcount++;
     held->handles++;
+    if (exclusive) held->writers++;
+}
+
+void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held)
+{
+    php_distlock_lock_create_view(out, c, held, held->lease->kind == DL_LEASE_WRITE);
 }
 
 /* Ends this handle's share of the lease (it keeps its reference for token()). */
@@ -35,6 +42,15 @@ static void end_share(php_distlock_lock *l)
 {
     l->active = false;
     l->held->handles--;
+    if (l->exclusive) l->held->writers--;
+}
+
+/* The last exclusive view of a readers-writer lease that shared views still
+ * hold: its release demotes the lease instead of ending it (docs/decisions.md). */
+static bool release_demotes(const php_distlock_lock *l)
+{
+    const php_distlock_held *h = l->held;
+    return l->exclusive && h->writers == 1 && h->handles > 1 && !h->detached && h->lease->kind == DL_LEASE_WRITE;
 }
 
 /* True when this handle may act on its lease: held, not known lost, this process. */
@@ -122,6 +138,7 @@ static int release_settled_here(php_distlock_lock *l, bool implicit, int *result
         end_share(l);
         return 1;
     }
+    if (release_demotes(l)) return 0;   /* the server turns it shared */
     /* A detached lease belongs to its token: any handle's release() releases it. */
     if (h->handles > 1 && !h->detached) {
         end_share(l);  /* an outer handle still holds the lease */
@@ -141,6 +158,21 @@ static void release_done(php_distlock_lock *l, int released)
 }
 
 static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_distlock_obs_op *op);
+
+/* The release of the last exclusive view while shared views hold the lease:
+ * the lease turns shared (the demote script, as demote()); 1 done, 0 lost,
+ * -1 after throwing (the handle kept, as a failed release keeps it). */
+static int release_demote(php_distlock_lock *l, bool quiet)
+{
+    int r = php_distlock_change_kind(l->owner, l->held, false, l->held->lease->ttl_ms, quiet);
+    if (r == -2) {
+        if (!quiet) return -1;
+        end_share(l);   /* quiet: counted; the lease stays exclusive for the shared views, until its TTL */
+        return 0;
+    }
+    end_share(l);
+    return r == 1;
+}
 
 int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit)
 {
@@ -176,6 +208,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     int released = 0;
 
     if (release_settled_here(l, implicit, &released)) return released;
+    if (release_demotes(l)) return release_demote(l, quiet);
     if (implicit && l->owner->defer_release) {
         /* The caller does not use the result: write it and go on; the reply is
          * read before the next command on this connection (dl_pending.h). */
@@ -207,7 +240,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     if (st != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */
-            php_distlock_throw(&err);
+            php_distlock_throw_release(&err);
             return -1;
         }
         DISTLOCK_G(stats).connection_errors++;
@@ -221,21 +254,29 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
 }
 
 /* releaseAll()'s events, in the list's order: the batch's round trips go on
- * the first event that had the server; outcome[i] NULL: nothing happened. */
-static void obs_release_many(php_distlock_obs_op *op, php_distlock_lock **locks, uint32_t n, const char **outcome)
+ * the first event that had the server; every release the server answered
+ * names it (asked[i]; on Cluster the node of its slot), one settled without
+ * it (an outer handle, a lost one) or failed names none; outcome[i] NULL:
+ * nothing happened. */
+static void obs_release_many(php_distlock_obs_op *op, php_distlock_client *c, php_distlock_lock **locks, uint32_t n,
+                             const char **outcome, const bool *asked)
 {
     php_distlock_event ev;
     bool first = true;
+    char node[DL_OBS_SERVER_MAX];
     uint32_t i;
     dl_obs_arm(op->prev);   /* done: the batch's facts are complete (each event is filled from them) */
     for (i = 0; i < n; i++) {
         php_distlock_held *h = locks[i]->held;
+        bool error;
         if (!outcome[i]) continue;
+        error = strcmp(outcome[i], "error") == 0;
         php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
         php_distlock_obs_fill(op, &ev);
-        if (!first || strcmp(outcome[i], "error") == 0) ev.round_trips = 0;
+        if (!first || error || !asked[i]) ev.round_trips = 0;
         if (ev.round_trips) first = false;
-        if (!ev.round_trips) ev.server = NULL;
+        if (error || !asked[i]) ev.server = NULL;
+        else if (dl_target_node_of(c->target, h->lease, node, sizeof(node))) ev.server = node;
         ev.outcome = outcome[i];
         if (strcmp(outcome[i], "error") == 0) ev.error = php_distlock_obs_pending_message();
         if (h->lease->kind == DL_LEASE_PERMITS) ev.permits = h->lease->permits;
@@ -252,6 +293,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
     php_distlock_lock **sent = safe_emalloc(n, sizeof(*sent), 0);
     int *released = safe_emalloc(n, sizeof(*released), 0);
     const char **outcome = NULL;
+    bool *asked = NULL;
     uint32_t *sent_at = NULL;
     zend_long count = 0;
     uint32_t i, m = 0;
@@ -262,6 +304,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
     PHP_DISTLOCK_OBS_BEGIN(&op);
     if (op.on) {
         outcome = ecalloc(n, sizeof(*outcome));
+        asked = ecalloc(n, sizeof(*asked));
         sent_at = safe_emalloc(n, sizeof(*sent_at), 0);
     }
     for (i = 0; i < n; i++) {
@@ -271,7 +314,28 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
             if (outcome && acting) outcome[i] = r ? "released" : "lost";
             continue;
         }
-        if (sent_at) sent_at[m] = i;
+        if (release_demotes(locks[i])) {
+            /* a round trip of its own (the demote script), in the list's order */
+            if ((r = release_demote(locks[i], false)) < 0) {
+                /* thrown: this handle and those not sent yet are kept, as a failed batch keeps them */
+                uint32_t j;
+                for (j = 0; j < m; j++) sent[j]->active = true;
+                if (outcome) outcome[i] = "error";
+                m = 0;
+                count = -1;
+                break;
+            }
+            count += r;
+            if (outcome) {
+                outcome[i] = r ? "released" : "lost";
+                asked[i] = true;
+            }
+            continue;
+        }
+        if (sent_at) {
+            sent_at[m] = i;
+            asked[i] = true;
+        }
         /* Inactive until the reply: the same handle twice in the list is sent once. */
         locks[i]->active = false;
         sent[m] = locks[i];
@@ -283,7 +347,7 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
             sent[i]->active = true;
             if (outcome) outcome[sent_at[i]] = "error";
         }
-        php_distlock_throw(&err);
+        php_distlock_throw_release(&err);
         count = -1;
     } else {
         for (i = 0; i < m; i++) {
@@ -294,8 +358,9 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
         }
     }
     if (op.on) {
-        obs_release_many(&op, locks, n, outcome);
+        obs_release_many(&op, c, locks, n, outcome, asked);
         efree(outcome);
+        efree(asked);
         efree(sent_at);
     }
     efree(leases);
@@ -509,20 +574,49 @@ ZEND_METHOD(DistLock_Lock, fencingToken)
     RETURN_LONG((zend_long)lease->fence);
 }
 
-/* promote() and demote(): the lease changes kind on the server; the watchdog's
- * copy is taken out first (a renewal by the old kind's script in between would
- * find it gone and call it lost) and put back after. */
+int php_distlock_change_kind(php_distlock_client *c, php_distlock_held *h, bool promote, int64_t ttl_ms, bool quiet)
+{
+    bool watched = h->wd != NULL;
+    int result = -1;
+    dl_error_t err;
+    dl_status_t st;
+
+    if (promote) h->lease->fencing = c->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
+    /* The watchdog's copy is taken out first (a renewal by the old kind's
+     * script in between would find it gone and call it lost) and put back after. */
+    if (watched) {
+        php_distlock_obs_harvest(h);
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
+    st = promote ? dl_target_promote(c->target, h->lease, ttl_ms, &result, &err)
+                 : dl_target_demote(c->target, h->lease, ttl_ms, &result, &err);
+    PHP_DISTLOCK_OBS_TELL();
+    if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
+        DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
+        php_distlock_registry_forget(c, h);
+        return result < 0 ? -1 : 0;
+    }
+    if (watched && !php_distlock_watch(c, h)) return -2;   /* released, and thrown */
+    if (st != DL_OK) {
+        if (quiet) DISTLOCK_G(stats).connection_errors++;
+        else php_distlock_throw(&err);
+        return -2;
+    }
+    return result == 1 ? 1 : 0;
+}
+
+/* promote() and demote(): the lease changes kind on the server, for every
+ * handle on it; this handle becomes an exclusive (promote) or shared view. */
 static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
 {
     const char *func = promote ? "DistLock\\Lock::promote" : "DistLock\\Lock::demote";
     php_distlock_lock *l = THIS_LOCK();
     php_distlock_held *h = l->held;
     double ttl = 0;
-    bool ttl_null = true, watched;
+    bool ttl_null = true;
     int64_t ttl_ms;
-    int result = -1;
-    dl_error_t err;
-    dl_status_t st;
+    int r;
 
     ZEND_PARSE_PARAMETERS_START(0, 1)
         Z_PARAM_OPTIONAL
@@ -538,27 +632,14 @@ static void change_kind(INTERNAL_FUNCTION_PARAMETERS, bool promote)
     ttl_ms = h->lease->ttl_ms;
     if (!ttl_null && !php_distlock_ttl_ms(func, "Argument #1 ($ttl)", ttl, &ttl_ms)) RETURN_THROWS();
     if (!usable(l)) RETURN_FALSE;
-    if (promote) h->lease->fencing = l->owner->fencing;   /* the exclusive lease is fenced as lockExclusive()'s */
-    watched = h->wd != NULL;
-    if (watched) {
-        php_distlock_obs_harvest(h);
-        dl_watchdog_remove(h->wd);
-        h->wd = NULL;
+    r = php_distlock_change_kind(l->owner, h, promote, ttl_ms, false);
+    if (r == -2) RETURN_THROWS();
+    if (r == 1 && l->exclusive != promote) {
+        l->exclusive = promote;
+        if (promote) h->writers++;
+        else h->writers--;
     }
-    st = promote ? dl_target_promote(l->owner->target, h->lease, ttl_ms, &result, &err)
-                 : dl_target_demote(l->owner->target, h->lease, ttl_ms, &result, &err);
-    PHP_DISTLOCK_OBS_TELL();
-    if (st == DL_OK && (result < 0 || (!promote && result == 0))) {
-        DISTLOCK_G(stats).lost++;   /* its lease had ended (or, demoting, another owner holds the name) */
-        php_distlock_registry_forget(l->owner, h);
-        RETURN_FALSE;
-    }
-    if (watched && !php_distlock_watch(l->owner, h)) RETURN_THROWS();   /* released, and thrown */
-    if (st != DL_OK) {
-        php_distlock_throw(&err);
-        RETURN_THROWS();
-    }
-    RETURN_BOOL(result == 1);
+    RETURN_BOOL(r == 1);
 }
 
 ZEND_METHOD(DistLock_Lock, promote)

@@ -60,6 +60,7 @@ typedef struct php_distlock_held {
     zend_string *key;   /* its key in the registry (registry.c) */
     uint32_t refcount;
     uint32_t handles;   /* handles that have not released yet */
+    uint32_t writers;   /* of them, the exclusive views of a readers-writer lease (php_distlock_lock.exclusive) */
     bool done;          /* released by us, or found lost: no longer ours */
     bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
@@ -96,6 +97,8 @@ typedef struct php_distlock_lock {
     php_distlock_client *owner; /* holds a reference on owner->std */
     php_distlock_held *held;    /* the lease (one reference, kept until the handle is freed) */
     bool active;                /* false once this handle has released */
+    bool exclusive;             /* a readers-writer lease seen as exclusive by this handle (lockExclusive(),
+                                 * an upgrade, promote()); false: a shared view (docs/decisions.md) */
     zend_object std;
 } php_distlock_lock;
 
@@ -152,6 +155,8 @@ bool php_distlock_wait_us(const char *func, const char *what, double seconds, in
 
 /* Throws the exception for err (ConnectionException for network codes) and counts it. */
 void php_distlock_throw(const dl_error_t *err);
+/* php_distlock_throw for a release: a timeout or a lost reply says the outcome is unknown. */
+void php_distlock_throw_release(const dl_error_t *err);
 
 /* ---- client.c: operations used by Lock and the helpers ------------------- */
 
@@ -164,10 +169,13 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
 /* Acquires a lease of another kind than the mutex (docs/primitives.md):
  * DL_LEASE_SHARED or DL_LEASE_WRITE (shared/exclusive locking of one name),
  * DL_LEASE_PERMITS (permits of limit). The caller's token, else a fresh random one; as
- * php_distlock_client_acquire otherwise (WRITE is reentrant). */
-void php_distlock_client_acquire_kind(php_distlock_client *c, zend_string *name, dl_lease_kind_t kind,
-                                      const zend_string *token, long long permits, long long limit, int64_t ttl_ms,
-                                      int64_t wait_us, bool throw_on_timeout, zval *return_value);
+ * php_distlock_client_acquire otherwise. What the instance holds on name
+ * already is never waited for (LogicException when only its own release could
+ * grant it, docs/decisions.md); shared and exclusive are reentrant. */
+void php_distlock_client_acquire_kind(php_distlock_client *c, const char *func, zend_string *name,
+                                      dl_lease_kind_t kind, const zend_string *token, long long permits,
+                                      long long limit, int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout,
+                                      zval *return_value);
 /* The instance, with $name (Argument #1) and $token (Argument #2) checked for
  * func's messages; NULL after throwing. */
 php_distlock_client *php_distlock_name_token_args(zval *this_ptr, const char *func, zend_string *name,
@@ -230,6 +238,15 @@ void php_distlock_registry_add(php_distlock_client *c, php_distlock_held *h);
 /* The exclusive lease the instance holds on name, or NULL. */
 php_distlock_held *php_distlock_registry_find(php_distlock_client *c, zend_string *name);
 
+/* The readers-writer lease (shared or exclusive) this process's instance c
+ * holds on name under token (NULL: under any token), or NULL; *n: how many
+ * such leases c holds on name under any token. Leases known lost are not counted. */
+php_distlock_held *php_distlock_registry_find_rw(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                                 uint32_t *n);
+/* The permits c holds on name (every lease of this process); *same: the lease held under token, or NULL. */
+long long php_distlock_registry_own_permits(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                            php_distlock_held **same);
+
 /* Marks held as no longer ours and removes it from the registry. */
 void php_distlock_registry_forget(php_distlock_client *c, php_distlock_held *h);
 
@@ -261,8 +278,18 @@ int php_distlock_lock_release(php_distlock_lock *l, bool quiet, bool implicit);
  * transport error: every handle is kept, as release() keeps its own). */
 zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lock **locks, uint32_t n);
 
-/* Creates a Lock handle on held (taking one reference on held and one on c). */
+/* Creates a Lock handle on held (taking one reference on held and one on c);
+ * exclusive: the handle is an exclusive view of a readers-writer lease. */
 void php_distlock_lock_create(zval *out, php_distlock_client *c, php_distlock_held *held);
+void php_distlock_lock_create_view(zval *out, php_distlock_client *c, php_distlock_held *held, bool exclusive);
+
+/* Turns the readers-writer lease held into an exclusive one (promote) or a
+ * shared one, of ttl_ms, on the server, the watchdog's copy taken out and put
+ * back around it. Returns 1 done; 0 not possible (promote: other shared
+ * holders, the lease kept; demote: another owner holds the name, forgotten);
+ * -1 the lease had ended (forgotten, counted lost); -2 after throwing (quiet: a
+ * connection error counted, not thrown). */
+int php_distlock_change_kind(php_distlock_client *c, php_distlock_held *h, bool promote, int64_t ttl_ms, bool quiet);
 
 /* ---- helpers.c ------------------------------------------------------------- */
 

@@ -63,7 +63,7 @@ static void rw_method(INTERNAL_FUNCTION_PARAMETERS, const char *func, dl_lease_k
         (token && !php_distlock_check_token(func, waits ? "Argument #4 ($token)" : "Argument #3 ($token)", token))) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire_kind(c, name, kind, token, 0, 0, ttl_ms, waits ? wait_us : 0, waits, return_value);
+    php_distlock_client_acquire_kind(c, func, name, kind, token, 0, 0, ttl_ms, waits ? wait_us : 0, waits, return_value);
 }
 
 ZEND_METHOD(DistLock, lockShared)
@@ -166,7 +166,7 @@ static void permits_method(INTERNAL_FUNCTION_PARAMETERS, const char *func, bool 
         !offered(c, func, "semaphores are", WHY_COUNTED)) {
         RETURN_THROWS();
     }
-    php_distlock_client_acquire_kind(c, name, DL_LEASE_PERMITS, token, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
+    php_distlock_client_acquire_kind(c, func, name, DL_LEASE_PERMITS, token, permits, limit, ttl_ms, waits ? wait_us : 0, waits,
                                      return_value);
 }
 

@@ -74,6 +74,48 @@ php_distlock_held *php_distlock_registry_find(php_distlock_client *c, zend_strin
     return zend_hash_find_ptr(&c->held, name);
 }
 
+/* Whether h is a live lease of this process on name (the registry lists it). */
+static bool own_live(php_distlock_held *h, zend_string *name)
+{
+    return !h->done && h->lease->pid == dl_proc_pid() && zend_string_equals(h->name, name) &&
+           !(h->wd && dl_watchdog_state(h->wd) == DL_RENEW_LOST);
+}
+
+static bool token_is(const php_distlock_held *h, const zend_string *token)
+{
+    return h->lease->token_len == ZSTR_LEN(token) && memcmp(h->lease->token, ZSTR_VAL(token), ZSTR_LEN(token)) == 0;
+}
+
+/* A shared lease is listed under name, kind and token, an exclusive one under
+ * its name, and promote()/demote() keep the key: every entry is looked at
+ * (an instance holds few). */
+php_distlock_held *php_distlock_registry_find_rw(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                                 uint32_t *n)
+{
+    php_distlock_held *h, *found = NULL;
+    *n = 0;
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if ((h->lease->kind != DL_LEASE_SHARED && h->lease->kind != DL_LEASE_WRITE) || !own_live(h, name)) continue;
+        (*n)++;
+        if (!found && (!token || token_is(h, token))) found = h;
+    } ZEND_HASH_FOREACH_END();
+    return found;
+}
+
+long long php_distlock_registry_own_permits(php_distlock_client *c, zend_string *name, const zend_string *token,
+                                            php_distlock_held **same)
+{
+    php_distlock_held *h;
+    long long n = 0;
+    *same = NULL;
+    ZEND_HASH_FOREACH_PTR(&c->held, h) {
+        if (h->lease->kind != DL_LEASE_PERMITS || !own_live(h, name)) continue;
+        n += h->lease->permits;
+        if (token && token_is(h, token)) *same = h;
+    } ZEND_HASH_FOREACH_END();
+    return n;
+}
+
 /* Removes h from the registry if it is listed there (the registry's reference goes). */
 static void unlist(php_distlock_client *c, php_distlock_held *h)
 {
@@ -125,17 +167,20 @@ bool php_distlock_watch(php_distlock_client *c, php_distlock_held *h)
 
 /* The events of a batch of implicit releases (queued: this runs in free
  * handlers and at request end). The batch's round trips go on its first event. */
-static void obs_release_all(php_distlock_obs_op *op, php_distlock_held **held, size_t n, const int *released,
-                            const dl_error_t *err)
+static void obs_release_all(php_distlock_obs_op *op, php_distlock_client *c, php_distlock_held **held, size_t n,
+                            const int *released, const dl_error_t *err)
 {
     php_distlock_event ev;
     zend_string *error = err ? zend_string_init(err->msg, strlen(err->msg), 0) : NULL;
+    char node[DL_OBS_SERVER_MAX];
     size_t i;
     for (i = 0; i < n; i++) {
         php_distlock_held *h = held[i];
         php_distlock_event_init(&ev, "release", php_distlock_kind_name(h->lease->kind), h->name);
         php_distlock_obs_fill(op, &ev);
         if (i > 0) ev.round_trips = 0;
+        /* each names the server that answered it: on Cluster the node of its slot */
+        if (!err && dl_target_node_of(c->target, h->lease, node, sizeof(node))) ev.server = node;
         ev.outcome = err ? "error" : released[i] ? "released" : "lost";
         ev.error = error;
         ev.implicit = true;
@@ -181,7 +226,7 @@ zend_long php_distlock_registry_release_all(php_distlock_client *c)
         } else {
             DISTLOCK_G(stats).connection_errors++;
         }
-        if (op.on) obs_release_all(&op, held, n, released, st == DL_OK ? NULL : &err);
+        if (op.on) obs_release_all(&op, c, held, n, released, st == DL_OK ? NULL : &err);
     }
     efree(leases);
     efree(held);

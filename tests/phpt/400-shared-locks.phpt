@@ -31,7 +31,8 @@ echo "exclusive while shared: ", var_export($d->tryLockExclusive('cat'), true), 
 raw_redis('SET', $p . 'go', '1');
 foreach ($pids as $pid) echo wait_child($pid), " ";
 $w = $d->lockExclusive('cat', 10, 5);
-echo "\nexclusive after them: ", get_class($w), "; shared meanwhile: ", var_export($d->tryLockShared('cat'), true), "\n";
+$d2 = new DistLock($uri, ['prefix' => $p]);   // another owner (this instance's own request would be a shared view)
+echo "\nexclusive after them: ", get_class($w), "; shared meanwhile: ", var_export($d2->tryLockShared('cat'), true), "\n";
 $w->release();
 raw_redis('DEL', $p . 'in', $p . 'go');
 
@@ -68,7 +69,7 @@ $b = (new DistLock($uri, ['prefix' => $p]))->lockShared('pd', 10);
 echo "promote with another shared holder: ", var_export($a->promote(), true), ", still shared-held: ", var_export($a->isAcquired(), true), "\n";
 $b->release();
 echo "promote as the sole one: ", var_export($a->promote(), true), ", key holds its token: ", var_export(raw_redis('GET', $p . 'pd') === "\0W" . $a->token(), true), "\n";
-echo "shared while promoted: ", var_export($d->tryLockShared('pd'), true), "\n";
+echo "shared while promoted: ", var_export($d2->tryLockShared('pd'), true), "\n";
 echo "demote: ", var_export($a->demote(), true), ", a shared lease joins: ", var_export($d->tryLockShared('pd') instanceof DistLock\Lock, true), "\n";
 try { $a->demote(); } catch (LogicException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }
 unset($a);

@@ -78,8 +78,9 @@ echo "permits() when idle: ", json_encode($d->permits('w')), "\n";
 function scoped(DistLock $d) { $l = $d->acquirePermits('s', 1); return $d->permits('s')['used']; }
 echo "used in scope: ", scoped($d), ", after it: ", $d->permits('s')['used'], "\n";
 $keep = $d->acquirePermits('s', 1);
-try { $d->acquirePermits('s', 1, 1, null, 0.1); } catch (DistLock\LockTimeoutException $e) { echo $e->getMessage(), "\n"; }
-echo "tryAcquirePermits when full: ", var_export($d->tryAcquirePermits('s', 1), true), "\n";
+$d2 = new DistLock($uri, ['prefix' => $p]);   // another owner: this instance's own would fail at once (419)
+try { $d2->acquirePermits('s', 1, 1, null, 0.1); } catch (DistLock\LockTimeoutException $e) { echo $e->getMessage(), "\n"; }
+echo "tryAcquirePermits when full: ", var_export($d2->tryAcquirePermits('s', 1), true), "\n";
 echo "endRequest released: ", DistLock::endRequest(), "\n";
 foreach ([[0, 1], [2, 3], [1, 0]] as [$limit, $n]) {
     try { $d->acquirePermits('s', $limit, $n); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }

@@ -112,7 +112,7 @@ raw_redis('DEL', $p . 'x');
 echo "== held here under one kind, asked here under another\n";
 $s = $d->lockShared('x');
 echo "lock: ", outcome(fn () => $d->lock('x')), "\n";
-echo "tryLockExclusive (its own shared lease holds it: the same kind, taken): ", outcome(fn () => $d->tryLockExclusive('x')), "\n";
+echo "tryLockExclusive (its own shared lease holds it: the same kind, upgraded, issue 37.1): ", outcome(fn () => $d->tryLockExclusive('x')), "\n";
 $s->release();
 $m = $d->lock('x');
 echo "lockExclusive: ", outcome(fn () => $d->lockExclusive('x')), "\n";
@@ -255,7 +255,7 @@ restore: DistLock\LockLostException: The lock "x" is not held with the given tok
 untouched: 1
 == held here under one kind, asked here under another
 lock: LockKindException: "x" is held as a readers-writer lock; it was asked for as a mutex (one name, one kind)
-tryLockExclusive (its own shared lease holds it: the same kind, taken): null
+tryLockExclusive (its own shared lease holds it: the same kind, upgraded, issue 37.1): granted
 lockExclusive: LockKindException: "x" is held as a mutex; it was asked for as a readers-writer lock (one name, one kind)
 == a token beginning with NUL is refused
 ValueError: DistLock::tryLock(): Argument #3 ($token) must not begin with a NUL byte

@@ -22,12 +22,13 @@ function show(): void {
 }
 $d = new DistLock(test_uri(), ['prefix' => 'phpt_501:', 'resources' => ['report' => ['ttl' => 4]]]);
 $o = new DistLock(test_uri(), ['prefix' => 'phpt_501:']);
+$w = new DistLock(test_uri(), ['prefix' => 'phpt_501:']);   // a writer that holds nothing (an own shared lease would be upgraded)
 
 echo "shared\n";
 $s1 = $d->lockShared('rw', 5);
 $s2 = $o->tryLockShared('rw', 6);
-var_dump($o->tryLockExclusive('rw'));
-try { $o->lockExclusive('rw', 5, 0.2); } catch (DistLock\LockTimeoutException $x) { echo "  timeout\n"; }
+var_dump($w->tryLockExclusive('rw'));
+try { $w->lockExclusive('rw', 5, 0.2); } catch (DistLock\LockTimeoutException $x) { echo "  timeout\n"; }
 $s1->release();
 $s2->release();
 show();

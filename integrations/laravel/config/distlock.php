@@ -22,11 +22,12 @@ return [
 
     /*
      * Laravel events of lock operations (DistLock\Laravel\Events\LockAcquired, ...):
-     * 'auto' registers the extension's observer once a listener of one of them
-     * exists (looked for when the app has booted and when a distlock client is
-     * built): with no listener, no observer and no cost; 'always' registers it at
-     * boot (listeners added later, e.g. in a test, get events too; each operation
-     * then costs a hasListeners() check); 'off' never.
+     * 'auto' registers the extension's observer when the app has booted: every
+     * lock of the process from then on is seen by the listeners that exist at
+     * the time, whichever DistLock took it (each operation costs a
+     * hasListeners() check; with no listener no event is built); 'always'
+     * registers it from the provider's register(), so that locks taken while
+     * the app boots are seen too; 'off' never (no cost at all).
      */
     'events' => env('DISTLOCK_EVENTS', 'auto'),
 

@@ -16,7 +16,7 @@ use Illuminate\Support\ServiceProvider;
  *  - the "distlock" cache driver (DistLockStore);
  *  - the artisan commands distlock:status and distlock:release;
  *  - under Laravel Octane, \DistLock::endRequest() after each request and task (EndRequest);
- *  - Laravel events of lock operations (Events\*), only while something listens (LockEventBridge).
+ *  - Laravel events of lock operations (Events\*), of every lock of the process once the app has booted (LockEventBridge).
  * Building the client opens no connection (the extension connects lazily).
  */
 class DistLockServiceProvider extends ServiceProvider
@@ -35,6 +35,11 @@ class DistLockServiceProvider extends ServiceProvider
         $this->app->singleton(\DistLock::class, fn ($app) => self::withEvents($app, $app->make(ClientFactory::class)->make()));
         $this->app->singleton(self::TRAIT_CLIENT, fn ($app) => self::withEvents($app, $app->make(ClientFactory::class)->make(['prefix' => ''])));
 
+        // Mode 'always': the observer from now on, so that locks taken while the app boots are seen too.
+        if (($this->app['config']['distlock.events'] ?? 'auto') === 'always') {
+            LockEventBridge::sync($this->app);
+        }
+
         $this->app->afterResolving('cache', fn (CacheManager $cache) => $this->extendCache($cache));
         if ($this->app->resolved('cache')) {
             $this->extendCache($this->app->make('cache'));
@@ -52,7 +57,7 @@ class DistLockServiceProvider extends ServiceProvider
         }
 
         // After every provider's boot (EventServiceProvider, Telescope, Pulse, the app's):
-        // the lock events' observer, if anything listens to them by then (LockEventBridge).
+        // the lock events' observer, process-wide, whatever listens by then (LockEventBridge).
         $this->app->booted(fn ($app) => LockEventBridge::sync($app));
 
         if (EndRequest::octaneInstalled()) {

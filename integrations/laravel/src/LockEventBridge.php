@@ -17,24 +17,30 @@ use Illuminate\Contracts\Debug\ExceptionHandler;
 /**
  * Turns the extension's observer events (\DistLock::addObserver(), one
  * \DistLock\Event per lock operation) into Laravel events (Events\*), through
- * the app's event dispatcher, at no cost where nothing listens:
+ * the app's event dispatcher.
  *
- *  - the observer is registered only once a listener of a lock event exists
- *    (mode 'auto'): sync() looks when the app has booted (listeners of
- *    EventServiceProvider, Telescope, Pulse and the app's providers are
- *    registered by then) and again when the app builds a distlock client
- *    (app(\DistLock::class), the LockTrait's, a distlock cache store). With no
- *    listener no observer is registered, and the extension builds no event;
- *  - once registered, each operation asks the dispatcher hasListeners() for its
- *    event class (and the LockEvent interface) before building anything;
- *  - one observer per process (per PHP request under php-fpm, where the
- *    extension frees observers at request end and this class's statics go with
- *    them; once per worker under Octane, queue workers and tests, which make
- *    several apps in one process: the latest app's dispatcher gets the events).
+ * The observer is process-wide: once registered it sees every lock of the
+ * process, whichever DistLock took it (the app's clients, one a package or a
+ * service provider made with `new \DistLock()`). Laravel tells nobody when a
+ * listener is added (Event::listen() in a test, a controller or a job), so the
+ * observer cannot wait for the first listener without missing the locks taken
+ * after it through an instance made earlier (issue 37.5):
  *
- * Mode 'always' registers it at boot (a listener added at any later time gets
- * events, at the per-operation cost of the hasListeners() check the README
- * gives); 'off' never. config('distlock.events'), env DISTLOCK_EVENTS.
+ *  - mode 'auto' (default): registered when the app has booted (sync() in the
+ *    provider's booted callback), whatever listens by then; each operation
+ *    then asks the dispatcher hasListeners() for its event class (and the
+ *    LockEvent interface) before building anything: with no listener no event
+ *    object is built. Locks taken before the app has booted (in another
+ *    provider's register() or boot()) are not seen;
+ *  - 'always': registered from the provider's register() on, so that locks
+ *    taken while the app boots are seen too;
+ *  - 'off': never (no cost at all).
+ *
+ * One observer per process (per PHP request under php-fpm, where the extension
+ * frees observers at request end and this class's statics go with them; once
+ * per worker under Octane, queue workers and tests, which make several apps in
+ * one process: the latest app's dispatcher gets the events).
+ * config('distlock.events'), env DISTLOCK_EVENTS.
  *
  * A listener's exception does not break the lock operation: it is reported to
  * the app's exception handler (report()), as Laravel reports a failing
@@ -64,7 +70,8 @@ final class LockEventBridge
 
     /**
      * Points the events at $app's dispatcher and registers the observer when
-     * config('distlock.events') asks for it and it is not registered yet.
+     * config('distlock.events') asks for it ('always'; 'auto' once $app has
+     * booted, or a listener exists already) and it is not registered yet.
      *
      * @return bool whether the observer is registered now
      * @throws InvalidConfigurationException when distlock.events is not 'auto', 'always' or 'off'
@@ -86,7 +93,7 @@ final class LockEventBridge
         if (self::$registered || $mode === 'off' || !self::observerAvailable()) {
             return self::$registered;
         }
-        if ($mode === 'always' || self::anyListener(self::$events)) {
+        if ($mode === 'always' || self::booted($app) || self::anyListener(self::$events)) {
             \DistLock::addObserver([self::class, 'observe']);
             self::$registered = true;
         }
@@ -141,6 +148,12 @@ final class LockEventBridge
             $operation === 'release' => LockReleased::class,
             default => LockRefreshed::class,   // refresh, renewal: 'refreshed'
         };
+    }
+
+    /** Whether $app has booted (its booted callbacks run after the flag is set). */
+    private static function booted(Container $app): bool
+    {
+        return method_exists($app, 'isBooted') && $app->isBooted();
     }
 
     /** @param \Illuminate\Contracts\Events\Dispatcher $events */

@@ -468,3 +468,15 @@ int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)
 {
     return !REDLOCK(tg) && dl_lock_native(&tg->single, lease);
 }
+
+int dl_target_node_of(const dl_target_t *tg, const dl_lease_t *lease, char *buf, size_t size)
+{
+    const dl_slot_map_t *map;
+    unsigned owner;
+    if (tg->cfg.kind != DL_TARGET_CLUSTER || !tg->cluster) return 0;
+    map = dl_cluster_map(tg->cluster);
+    owner = map->owner[dl_slot_of(lease->key, lease->key_len)];
+    if (owner == DL_SLOT_NONE || owner >= map->nnodes) return 0;
+    dl_endpoint_format(buf, size, map->nodes[owner].host, map->nodes[owner].port);
+    return 1;
+}

@@ -136,4 +136,14 @@ int dl_target_native(dl_target_t *tg, const dl_lease_t *lease);
  * "native (DELIFEQ)" or "script" (a single server); "script" (Redlock). */
 const char *dl_target_release_path(dl_target_t *tg);
 
+/*
+ * The node a lease's keys live on, for an event that names the server of one
+ * lease among several sent in one call (a release batch across Cluster slots):
+ * on Cluster the master serving its slot in the current map, written to buf
+ * as the transport names it ("host:port"), and 1; 0 on the other topologies
+ * (one server answers all, or a quorum: the call's own server applies) and
+ * when no master serves the slot. No I/O.
+ */
+int dl_target_node_of(const dl_target_t *tg, const dl_lease_t *lease, char *buf, size_t size);
+
 #endif

@@ -20,8 +20,9 @@ use Illuminate\Support\Facades\Event;
 /**
  * Laravel events of lock operations (LockEventBridge), on the real redis-server:
  * what a listener receives for each outcome; in fresh artisan processes, that no
- * observer is registered (and no event built) while nothing listens; one observer
- * per process however many apps it makes (Octane, queue workers, these tests).
+ * event is built while nothing listens, and that a lock of a DistLock made before
+ * the app's own client is seen by a listener added after boot; one observer per
+ * process however many apps it makes (Octane, queue workers, these tests).
  */
 class LockEventsTest extends AppTestCase
 {
@@ -290,20 +291,19 @@ class LockEventsTest extends AppTestCase
         return $j;
     }
 
-    public function testNoListenerNoObserverAndNoEventBuilt(): void
+    public function testNoListenerNoEventBuilt(): void
     {
         $none = $this->eventsProcess([], []);
-        $this->assertSame(['registered_at_start' => false, 'registered' => false, 'event_class_loaded' => false,
-            'events' => [], 'removed' => false], $none, 'mode auto, nothing listens: no observer at all');
+        $this->assertSame(['registered_at_start' => true, 'registered' => true, 'event_class_loaded' => false,
+            'events' => [], 'removed' => true], $none, 'mode auto, nothing listens: the observer from boot, no event built');
 
         $always = $this->eventsProcess([], ['DISTLOCK_EVENTS' => 'always']);
-        $this->assertTrue($always['registered_at_start'], "mode always: registered at boot");
+        $this->assertTrue($always['registered_at_start'], "mode always: registered");
         $this->assertFalse($always['event_class_loaded'], 'observer, but no listener: no event built');
         $this->assertTrue($always['removed']);
 
         $late = $this->eventsProcess(['--listen'], []);
-        $this->assertFalse($late['registered_at_start']);
-        $this->assertTrue($late['registered'], 'a listener added after boot: registered when a client was built');
+        $this->assertTrue($late['registered_at_start']);
         $this->assertSame([[LockAcquired::class, 'acquire', 'dltest-ev', 'acquired']], $late['events']);
 
         $boot = $this->eventsProcess([], ['DLTEST_BOOT_LISTENER' => '1']);
@@ -315,6 +315,23 @@ class LockEventsTest extends AppTestCase
 
         $off = $this->eventsProcess(['--listen'], ['DLTEST_BOOT_LISTENER' => '1', 'DISTLOCK_EVENTS' => 'off']);
         $this->assertSame([false, false, []], [$off['registered_at_start'], $off['registered'], $off['events']]);
+    }
+
+    /**
+     * Issue 37.5: a DistLock made before the app's own client (by a package, in a service
+     * provider's register()), a listener added after boot, no client of the app built
+     * since: its locks are seen (the observer is process-wide and registered at boot).
+     */
+    public function testALockOfAnInstanceMadeBeforeTheAppsClientIsSeen(): void
+    {
+        $early = $this->eventsProcess(['--early'], ['DLTEST_EARLY_CLIENT' => '1']);
+        $this->assertSame([
+            [LockAcquired::class, 'acquire', 'dltest-ev', 'acquired'],
+            [LockReleased::class, 'release', 'dltest-ev', 'released'],
+        ], $early['events'], 'every lock of the process, whichever DistLock took it');
+
+        $off = $this->eventsProcess(['--early'], ['DLTEST_EARLY_CLIENT' => '1', 'DISTLOCK_EVENTS' => 'off']);
+        $this->assertSame([], $off['events'], "mode off: none");
     }
 
     public function testABadModeIsAConfigurationError(): void

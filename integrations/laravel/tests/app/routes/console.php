@@ -109,22 +109,32 @@ Artisan::command('dltest:block {name} {wait}', function ($name, $wait) {
 });
 
 /* The lock events in a fresh process: with --listen a listener of LockAcquired added in
-   the command (after boot), then app(\DistLock::class) built; DLTEST_BOOT_LISTENER=1 one of every LockEvent from boot
+   the command (after boot), then app(\DistLock::class) built; with --early a listener of
+   every LockEvent added in the command and a lock taken through the DistLock that
+   App\Providers\LockListenerProvider made in register() (DLTEST_EARLY_CLIENT=1), not Cache::lock(); DLTEST_BOOT_LISTENER=1 one of every LockEvent from boot
    (App\Providers\LockListenerProvider); DISTLOCK_EVENTS picks the mode. Takes and
    releases Cache::lock('dltest-ev'), prints JSON: whether the observer was registered
    before and after, whether an event class was ever loaded (an event built), the
    events received, and whether \DistLock::removeObserver() found the observer. */
-Artisan::command('dltest:events {--listen}', function () {
+Artisan::command('dltest:events {--listen} {--early}', function () {
     $got = [];
     $out = ['registered_at_start' => DistLock\Laravel\LockEventBridge::registered()];
-    if ($this->option('listen')) {
+    if ($this->option('early')) {
+        // issue 37.5: a listener added after boot, and a lock of the DistLock a provider made in
+        // register() (DLTEST_EARLY_CLIENT=1), no client of the app built since
+        Illuminate\Support\Facades\Event::listen(DistLock\Laravel\Events\LockEvent::class, function ($e) use (&$got) { $got[] = $e; });
+        $lock = App\Providers\LockListenerProvider::$early->lock('dltest-ev', 10);
+        $lock->release();
+    } elseif ($this->option('listen')) {
         Illuminate\Support\Facades\Event::listen(DistLock\Laravel\Events\LockAcquired::class, function ($e) use (&$got) { $got[] = $e; });
         app(\DistLock::class);   // the first client built after the listener (the cache store may be built
                                  // before the command runs: Laravel 8's artisan resolves it for its commands)
     }
-    $lock = Cache::lock('dltest-ev', 10);
-    $lock->get();
-    $lock->release();
+    if (!$this->option('early')) {
+        $lock = Cache::lock('dltest-ev', 10);
+        $lock->get();
+        $lock->release();
+    }
     $out['registered'] = DistLock\Laravel\LockEventBridge::registered();
     $out['event_class_loaded'] = class_exists(DistLock\Laravel\Events\LockAcquired::class, false)
         || class_exists(DistLock\Laravel\Events\LockReleased::class, false);
