@@ -1492,7 +1492,7 @@ static void test_model_mutex_command_order(void **state)
     assert_int_equal(f->calls[5].n, 1);
     expect_release(&f->calls[5].cmd[0], 0, l);
 
-    f->caps = DL_CAP_KNOWN | DL_CAP_NATIVE_CAD;
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SCRIPTING;   /* Valkey 9.0/9.1, scripts allowed */
     push_ok(f, RP_INT(1), RP_INT(1));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
