@@ -209,6 +209,21 @@ inline delifeq(me, v) {
     if :: K == me -> K = 0; v = 1 :: else -> v = 0 fi
 }
 
+/* The undo of a grant that may have happened (undo_quietly): the native
+ * compare-and-delete where the server has one (dl_lock_undo_native: DELIFEQ
+ * or DELEX IFEQ K token, no wake: a waiter's block ends by its timer), else
+ * the release script. After a round trip's timeout it is written, not awaited
+ * (dl_call_bound_close): it runs later on the same connection, before that
+ * client's next command, or never (a crash) -- the step below, at any later
+ * point of the interleaving, or CRASH_CHOICE. */
+inline undo(me) {
+#ifdef NATIVE
+    delifeq(me, v)
+#else
+    release_script(me)
+#endif
+}
+
 /* Validity ends, expiries: at any step (see the top). */
 active proctype Env() {
 end:
@@ -412,7 +427,7 @@ block:
 
 broken_connection:
     /* the connection broke while blocked (behind_sent): the undo, the cancel, then once a fresh attempt */
-    atomic { CRASH_CHOICE; release_script(me) }
+    atomic { CRASH_CHOICE; undo(me) }
     atomic {
         CRASH_CHOICE;
         cancel_script(me);
@@ -423,7 +438,7 @@ broken_connection:
     }
 
 undo_and_fail:
-    atomic { CRASH_CHOICE; release_script(me); waiting[me] = 0; goto next_lock }   /* run_quietly(prim->undo) */
+    atomic { CRASH_CHOICE; undo(me); waiting[me] = 0; goto next_lock }   /* undo_quietly */
 
 give_up:
     atomic { CRASH_CHOICE; cancel_script(me); waiting[me] = 0; goto next_lock }    /* run_quietly(prim->cancel) */
