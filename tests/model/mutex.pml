@@ -42,6 +42,16 @@
  *   EXPIRE_ANYTIME  the server may expire K while its holder's validity runs
  *   CLUSTER         Redis Cluster: the acquire script is carried behind the
  *                   BLPOP (carried_step keeps it where DL_CAP_CLUSTER is set)
+ *   NOSCRIPT        scripting denied (implies NATIVE; docs/decisions.md, "A
+ *                   mutex where scripting is denied"): the registration is
+ *                   try_register_plain's pipeline ZADD Q, PEXPIRE Q, SET NX PX
+ *                   GET, PTTL K (then ZREM Q when granted); the cancel is
+ *                   cancel_plain (ZREM Q, EXISTS K, EXISTS Q, the plain wake);
+ *                   release_native's "not ours" is the answer (no script); the
+ *                   wake is dl_lock_wake's plain RPUSH W, LTRIM W 0 0, PEXPIRE W
+ *   PIPE_CUT        (with NOSCRIPT, CRASH) a crash may also fall between two
+ *                   commands of one pipeline (else only before a pipeline: one
+ *                   that reached the server in one read runs whole)
  * Broken variants (each one step away from the real protocol; .checks):
  *   BROKEN_RELEASE_NO_OWNER   DL_SCRIPT_RELEASE without its owner check
  *   BROKEN_NATIVE_ORDER       EXISTS Q before DELIFEQ (release_native's pair)
@@ -55,7 +65,16 @@
  *   BROKEN_CLUSTER_PLAIN      (with CLUSTER) the plain SET + ZREM carried on a
  *                             Cluster: a migration's ASK runs them before the
  *                             BLPOP blocks on the target
+ *   BROKEN_NOSCRIPT_DEL       (NOSCRIPT) release_native's compare-and-delete
+ *                             (native_del_cmd) as a plain DEL K
+ *   BROKEN_NOSCRIPT_SET_FIRST (NOSCRIPT) try_register_plain's SET before its
+ *                             ZADD Q (cmds[] = {SET, ZADD, PEXPIRE, PTTL})
+ *   BROKEN_NOSCRIPT_WAKE_NO_TTL (NOSCRIPT) dl_lock_wake's plain wake without
+ *                             its PEXPIRE W
  */
+#ifdef NOSCRIPT
+#define NATIVE
+#endif
 /* bounds: CLIENTS ACQ */
 #ifndef CLIENTS
 #define CLIENTS 3
@@ -74,6 +93,27 @@
 #define NONE 0
 #define LIVE 1
 #define STALE 2
+
+#ifdef CRASH
+#define CRASH_ON 1
+#else
+#define CRASH_ON 0
+#endif
+#ifdef LOST
+#define LOST_ON 1
+#else
+#define LOST_ON 0
+#endif
+#ifdef DEADLINES
+#define DEADLINE_ON 1
+#else
+#define DEADLINE_ON 0
+#endif
+#ifdef TIMED
+#define TIMED_ON 1
+#else
+#define TIMED_ON 0
+#endif
 
 byte K = 0;
 byte q[N + 1];
@@ -100,9 +140,9 @@ byte faults = FAULTS;         /* crashes and lost replies left to inject (all cl
  * is a superset). */
 inline serve_blocked() {
     if
-    :: W > 0 && blocked[1] -> W = 0; blocked[1] = 0; popped[1] = 1
-    :: W > 0 && blocked[2] -> W = 0; blocked[2] = 0; popped[2] = 1
-    :: W > 0 && blocked[3] -> W = 0; blocked[3] = 0; popped[3] = 1
+    :: W > 0 && blocked[1] -> W--; blocked[1] = 0; popped[1] = 1
+    :: W > 0 && blocked[2] -> W--; blocked[2] = 0; popped[2] = 1
+    :: W > 0 && blocked[3] -> W--; blocked[3] = 0; popped[3] = 1
     :: else -> skip
     fi
 }
@@ -206,7 +246,59 @@ inline cancel_script(me) {
 
 /* release_native's DELIFEQ K token (1 deleted, 0 not: "not ours" and "gone" alike). */
 inline delifeq(me, v) {
+#ifndef BROKEN_NOSCRIPT_DEL
     if :: K == me -> K = 0; v = 1 :: else -> v = 0 fi
+#else
+    /* breaks native_del_cmd's "DELIFEQ K token" (or DELEX K IFEQ token): DEL K */
+    if :: K != 0 -> K = 0; v = 1 :: else -> v = 0 fi
+#endif
+}
+
+/* A crash between two commands of one pipeline (-DPIPE_CUT). */
+#ifdef PIPE_CUT
+#define CUT_CHOICE CRASH_CHOICE
+#else
+#define CUT_CHOICE skip
+#endif
+
+/* dl_lock_wake where scripting is denied: RPUSH W 1, LTRIM W 0 0, PEXPIRE W
+ * (one pipeline; RPUSH serves a blocked BLPOP at once). RPUSH on an absent W
+ * makes one without a TTL. Pushed whenever Q exists: nothing tells live
+ * entries from stale ones without a script. */
+inline wake_plain() {
+    atomic { CRASH_CHOICE; Wttl = (W > 0 -> Wttl : 0); W++; serve_blocked() }
+    atomic { CUT_CHOICE; W = (W > 0 -> 1 : 0) }
+#ifndef BROKEN_NOSCRIPT_WAKE_NO_TTL
+    atomic { CUT_CHOICE; Wttl = (W > 0 -> 1 : Wttl) }
+#else
+    /* breaks dl_lock_wake's cmds[2] = PEXPIRE W: a new W has no TTL */
+#endif
+}
+
+/* cancel_plain: ZREM Q token, EXISTS K, EXISTS Q (one pipeline); when the name
+ * is free and Q exists, the plain wake (passes on a token our dropped BLPOP
+ * may have taken). */
+inline cancel_plain(me) {
+    atomic { CRASH_CHOICE; q[me] = NONE }
+    atomic { CUT_CHOICE; k = (K != 0) }
+    atomic { CUT_CHOICE; w = Qexists }
+    if :: !k && w -> wake_plain() :: else -> skip fi;
+    w = 0
+}
+
+/* The undo of a grant that may have happened (undo_quietly): the native
+ * compare-and-delete where the server has one (dl_lock_undo_native: DELIFEQ
+ * or DELEX IFEQ K token, no wake: a waiter's block ends by its timer), else
+ * the release script. After a round trip's timeout it is written, not awaited
+ * (dl_call_bound_close): it runs later on the same connection, before that
+ * client's next command, or never (a crash) -- the step below, at any later
+ * point of the interleaving, or CRASH_CHOICE. */
+inline undo(me) {
+#ifdef NATIVE
+    delifeq(me, v)
+#else
+    release_script(me)
+#endif
 }
 
 /* Validity ends, expiries: at any step (see the top). */
@@ -231,26 +323,6 @@ end:
     od
 }
 
-#ifdef CRASH
-#define CRASH_ON 1
-#else
-#define CRASH_ON 0
-#endif
-#ifdef LOST
-#define LOST_ON 1
-#else
-#define LOST_ON 0
-#endif
-#ifdef DEADLINES
-#define DEADLINE_ON 1
-#else
-#define DEADLINE_ON 0
-#endif
-#ifdef TIMED
-#define TIMED_ON 1
-#else
-#define TIMED_ON 0
-#endif
 
 /*
  * One client: ACQ calls of lock() (dl_lock_acquire), each followed, when
@@ -259,7 +331,7 @@ end:
  */
 proctype Client(byte me) {
     byte acq = 0;
-    bool got, reconnected, at_deadline, v, w, lost, blk_free, ask;
+    bool got, reconnected, at_deadline, v, w, lost, blk_free, ask, k;
 
 next_lock:
     atomic {
@@ -278,6 +350,30 @@ next_lock:
         /* taken: the script next, at once (it registers us) */
     }
 attempt:
+#ifdef NOSCRIPT
+    /* try_register_plain: ZADD Q <now+3000> token, PEXPIRE Q 3000, SET K token
+     * NX PX ttl GET, PTTL K (one pipeline; PTTL only reads). The entry goes in
+     * before the SET looks at K. ZADD makes a new Q without a TTL. */
+#ifdef BROKEN_NOSCRIPT_SET_FIRST
+    /* breaks try_register_plain's cmds[] order: the SET before the ZADD */
+    atomic { CRASH_CHOICE; set_nx(me, got) }
+    atomic { CUT_CHOICE; Qttl = (Qexists -> Qttl : 0); q[me] = LIVE }
+#else
+    atomic { CRASH_CHOICE; Qttl = (Qexists -> Qttl : 0); q[me] = LIVE }
+#endif
+    atomic { CUT_CHOICE; Qttl = (Qexists -> 1 : Qttl) }
+#ifndef BROKEN_NOSCRIPT_SET_FIRST
+    atomic { CUT_CHOICE; set_nx(me, got) }
+#endif
+    atomic {
+        if
+        :: LOST_CHOICE -> faults--; vt[me] = 0; goto undo_and_fail   /* no cancel: the entry is left to Q's TTL */
+        :: true -> skip
+        fi;
+        if :: got -> skip :: else -> goto not_granted fi
+    }
+    atomic { CRASH_CHOICE; q[me] = NONE; goto granted }   /* granted: ZREM Q token (best effort) */
+#endif
     atomic {
         CRASH_CHOICE;
         acquire_script(me, got);                /* try_script: DL_SCRIPT_ACQUIRE */
@@ -322,7 +418,7 @@ block:
     atomic {
 #endif
         if                                      /* BLPOP W */
-        :: W > 0 -> W = 0; popped[me] = 1
+        :: W > 0 -> W--; popped[me] = 1
         :: else -> blocked[me] = 1
         fi;
         /* The bounded wait: a block that only its timer can end (the name
@@ -412,7 +508,16 @@ block:
 
 broken_connection:
     /* the connection broke while blocked (behind_sent): the undo, the cancel, then once a fresh attempt */
-    atomic { CRASH_CHOICE; release_script(me) }
+    atomic { CRASH_CHOICE; undo(me) }
+#ifdef NOSCRIPT
+    cancel_plain(me);
+    atomic {
+        if
+        :: !reconnected -> reconnected = 1; goto attempt
+        :: else -> waiting[me] = 0; goto next_lock
+        fi
+    }
+#endif
     atomic {
         CRASH_CHOICE;
         cancel_script(me);
@@ -423,10 +528,14 @@ broken_connection:
     }
 
 undo_and_fail:
-    atomic { CRASH_CHOICE; release_script(me); waiting[me] = 0; goto next_lock }   /* run_quietly(prim->undo) */
+    atomic { CRASH_CHOICE; undo(me); waiting[me] = 0; goto next_lock }   /* undo_quietly */
 
 give_up:
-    atomic { CRASH_CHOICE; cancel_script(me); waiting[me] = 0; goto next_lock }    /* run_quietly(prim->cancel) */
+#ifdef NOSCRIPT
+    cancel_plain(me);
+    atomic { waiting[me] = 0; goto next_lock }
+#endif
+    atomic { CRASH_CHOICE; cancel_script(me); waiting[me] = 0; goto next_lock }    /* cancel_quietly */
 
 granted:
     atomic { waiting[me] = 0; if :: vt[me] -> believe(me) :: else -> skip fi }
@@ -473,7 +582,9 @@ granted:
     atomic {
         CRASH_CHOICE;
         if
+#ifndef NOSCRIPT
         :: v == 0 -> release_script(me)         /* not ours, or gone: the script says which */
+#endif
         :: else -> skip
         fi
     }
@@ -481,7 +592,11 @@ granted:
      * while the lease's validity runs (dl_lock_release), else "lost" and no
      * wake: either may be the case here. */
     if
+#ifndef NOSCRIPT
     :: (v == 1 || lost) && w -> atomic { CRASH_CHOICE; wake_if_waiters() }   /* DL_SCRIPT_WAKE */
+#else
+    :: (v == 1 || lost) && w -> wake_plain()   /* dl_lock_wake: the plain wake */
+#endif
     :: lost && w -> skip
     :: else -> skip
     fi;
@@ -508,7 +623,7 @@ done:
         /* Bounded state: once every client is done (returned or dead), each
          * key the protocol wrote is gone or carries a TTL (K: always PX). */
         if
-        :: ndone == N -> assert((!Qexists || Qttl) && (W == 0 || Wttl))
+        :: ndone == N -> assert(!Qexists || Qttl); assert(W == 0 || Wttl)
         :: else -> skip
         fi
     }
