@@ -44,11 +44,13 @@
  *                   BLPOP (carried_step keeps it where DL_CAP_CLUSTER is set)
  *   NOSCRIPT        scripting denied (implies NATIVE; docs/decisions.md, "A
  *                   mutex where scripting is denied"): the registration is
- *                   try_register_plain's pipeline ZADD Q, PEXPIRE Q, SET NX PX
- *                   GET, PTTL K (then ZREM Q when granted); the cancel is
+ *                   try_register_plain's pipeline MULTI, ZADD Q, PEXPIRE Q,
+ *                   EXEC, SET NX PX GET, PTTL K (then ZREM Q when granted;
+ *                   the transaction is one step); the cancel is
  *                   cancel_plain (ZREM Q, EXISTS K, EXISTS Q, the plain wake);
  *                   release_native's "not ours" is the answer (no script); the
- *                   wake is dl_lock_wake's plain RPUSH W, LTRIM W 0 0, PEXPIRE W
+ *                   wake is dl_lock_wake's plain MULTI, RPUSH W, LTRIM W 0 0,
+ *                   PEXPIRE W, EXEC (one step)
  *   PIPE_CUT        (with NOSCRIPT, CRASH) a crash may also fall between two
  *                   commands of one pipeline (else only before a pipeline: one
  *                   that reached the server in one read runs whole)
@@ -71,6 +73,10 @@
  *                             ZADD Q (cmds[] = {SET, ZADD, PEXPIRE, PTTL})
  *   BROKEN_NOSCRIPT_WAKE_NO_TTL (NOSCRIPT) dl_lock_wake's plain wake without
  *                             its PEXPIRE W
+ *   BROKEN_NOSCRIPT_NO_MULTI  (NOSCRIPT, PIPE_CUT) the registration's ZADD Q +
+ *                             PEXPIRE Q and the wake's RPUSH + LTRIM + PEXPIRE
+ *                             without MULTI/EXEC (as first written: the gap
+ *                             this model found, fixed in the code)
  */
 #ifdef NOSCRIPT
 #define NATIVE
@@ -266,12 +272,21 @@ inline delifeq(me, v) {
  * makes one without a TTL. Pushed whenever Q exists: nothing tells live
  * entries from stale ones without a script. */
 inline wake_plain() {
+#ifndef BROKEN_NOSCRIPT_NO_MULTI
+    /* MULTI, RPUSH, LTRIM, PEXPIRE, EXEC: one transaction, one step; a BLPOP
+     * blocked on W is served once EXEC has run, with the one token left */
+#ifndef BROKEN_NOSCRIPT_WAKE_NO_TTL
+    atomic { CRASH_CHOICE; W = 1; Wttl = 1; serve_blocked() }
+#else
+    /* breaks dl_lock_wake's PEXPIRE W (cmds[3]): a new W has no TTL */
+    atomic { CRASH_CHOICE; Wttl = (W > 0 -> Wttl : 0); W = 1; serve_blocked() }
+#endif
+#else
+    /* breaks dl_lock_wake's MULTI/EXEC (cmds[0], cmds[4]): three commands a cut
+     * connection can split */
     atomic { CRASH_CHOICE; Wttl = (W > 0 -> Wttl : 0); W++; serve_blocked() }
     atomic { CUT_CHOICE; W = (W > 0 -> 1 : 0) }
-#ifndef BROKEN_NOSCRIPT_WAKE_NO_TTL
     atomic { CUT_CHOICE; Wttl = (W > 0 -> 1 : Wttl) }
-#else
-    /* breaks dl_lock_wake's cmds[2] = PEXPIRE W: a new W has no TTL */
 #endif
 }
 
@@ -354,15 +369,19 @@ attempt:
     /* try_register_plain: ZADD Q <now+3000> token, PEXPIRE Q 3000, SET K token
      * NX PX ttl GET, PTTL K (one pipeline; PTTL only reads). The entry goes in
      * before the SET looks at K. ZADD makes a new Q without a TTL. */
-#ifdef BROKEN_NOSCRIPT_SET_FIRST
+#if defined(BROKEN_NOSCRIPT_SET_FIRST)
     /* breaks try_register_plain's cmds[] order: the SET before the ZADD */
     atomic { CRASH_CHOICE; set_nx(me, got) }
-    atomic { CUT_CHOICE; Qttl = (Qexists -> Qttl : 0); q[me] = LIVE }
-#else
+    atomic { CUT_CHOICE; q[me] = LIVE; Qttl = 1 }
+#elif defined(BROKEN_NOSCRIPT_NO_MULTI)
+    /* breaks try_register_plain's MULTI/EXEC around ZADD Q and PEXPIRE Q
+     * (cmds[0], cmds[3]): a cut between them leaves a new Q without a TTL */
     atomic { CRASH_CHOICE; Qttl = (Qexists -> Qttl : 0); q[me] = LIVE }
-#endif
     atomic { CUT_CHOICE; Qttl = (Qexists -> 1 : Qttl) }
-#ifndef BROKEN_NOSCRIPT_SET_FIRST
+    atomic { CUT_CHOICE; set_nx(me, got) }
+#else
+    /* MULTI, ZADD Q, PEXPIRE Q, EXEC: one transaction, one step */
+    atomic { CRASH_CHOICE; q[me] = LIVE; Qttl = 1 }
     atomic { CUT_CHOICE; set_nx(me, got) }
 #endif
     atomic {

@@ -3668,15 +3668,19 @@ static void test_scripting_denied(void **state)
     dl_error_t err;
 
     f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_DELEX | DL_CAP_SET_IFEQ;
-    /* A contended release wakes with plain commands: RPUSH, LTRIM to one, PEXPIRE. */
+    /* A contended release wakes with plain commands in one transaction (a cut
+     * connection never leaves W without its TTL): RPUSH, LTRIM to one, PEXPIRE. */
     push_ok(f, RP_INT(1), RP_INT(1));
-    push_ok(f, RP_INT(1), RP_OK, RP_INT(1));
+    push_ok(f, RP_OK, RP_STR("QUEUED"), RP_STR("QUEUED"), RP_STR("QUEUED"),
+            ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 3, .elem = {1, 0, 1}}));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
     assert_int_equal(released, 1);
-    assert_int_equal(f->calls[1].n, 3);
-    expect_cmd(&f->calls[1].cmd[0], 3, S("RPUSH"), S("lock:p{lock:p}:wake"), S("1"));
-    expect_cmd(&f->calls[1].cmd[1], 4, S("LTRIM"), S("lock:p{lock:p}:wake"), S("0"), S("0"));
-    expect_cmd(&f->calls[1].cmd[2], 3, S("PEXPIRE"), S("lock:p{lock:p}:wake"), S("2000"));
+    assert_int_equal(f->calls[1].n, 5);
+    expect_cmd(&f->calls[1].cmd[0], 1, S("MULTI"));
+    expect_cmd(&f->calls[1].cmd[1], 3, S("RPUSH"), S("lock:p{lock:p}:wake"), S("1"));
+    expect_cmd(&f->calls[1].cmd[2], 4, S("LTRIM"), S("lock:p{lock:p}:wake"), S("0"), S("0"));
+    expect_cmd(&f->calls[1].cmd[3], 3, S("PEXPIRE"), S("lock:p{lock:p}:wake"), S("2000"));
+    expect_cmd(&f->calls[1].cmd[4], 1, S("EXEC"));
     /* Not ours: the answer, no script to tell the kind. */
     push_ok(f, RP_NIL);
     assert_int_equal(dl_lock_refresh(&f->t, l, 2000, &extended, &err), DL_OK);
@@ -3729,16 +3733,21 @@ static void test_scripting_denied_wait(void **state)
     f->caps = DL_CAP_KNOWN | DL_CAP_SET_GET | DL_CAP_DELIFEQ | DL_CAP_SET_IFEQ;
     o.wait_us = 5000000;
     push_ok(f, RP_STR("other"));                               /* SET NX GET: taken */
-    push_ok(f, RP_INT(1), RP_INT(1), RP_STR("other"), RP_INT(800));   /* registered, still taken */
+    push_ok(f, RP_OK, RP_STR("QUEUED"), RP_STR("QUEUED"),             /* registered (MULTI ... EXEC), */
+            ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 2, .elem = {1, 1}}),
+            RP_STR("other"), RP_INT(800));                              /* still taken */
     push_ok(f, RP_POP("lock:w{lock:w}:wake", "1"), RP_OK, RP_INT(1));  /* woken; the carried SET took it */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 1);
-    assert_int_equal(f->calls[1].n, 4);
-    assert_int_equal(f->calls[1].cmd[0].argc, 4);
-    assert_memory_equal(f->calls[1].cmd[0].argv[0], "ZADD", 4);
-    expect_cmd(&f->calls[1].cmd[1], 3, S("PEXPIRE"), S("lock:w{lock:w}:waiters"), S("3000"));
-    expect_cmd(&f->calls[1].cmd[2], 7, S("SET"), S("lock:w"), S("tok-w"), S("NX"), S("PX"), S("1500"), S("GET"));
-    expect_cmd(&f->calls[1].cmd[3], 2, S("PTTL"), S("lock:w"));
+    /* ZADD and PEXPIRE in one transaction: a cut connection never leaves Q without its TTL. */
+    assert_int_equal(f->calls[1].n, 6);
+    expect_cmd(&f->calls[1].cmd[0], 1, S("MULTI"));
+    assert_int_equal(f->calls[1].cmd[1].argc, 4);
+    assert_memory_equal(f->calls[1].cmd[1].argv[0], "ZADD", 4);
+    expect_cmd(&f->calls[1].cmd[2], 3, S("PEXPIRE"), S("lock:w{lock:w}:waiters"), S("3000"));
+    expect_cmd(&f->calls[1].cmd[3], 1, S("EXEC"));
+    expect_cmd(&f->calls[1].cmd[4], 7, S("SET"), S("lock:w"), S("tok-w"), S("NX"), S("PX"), S("1500"), S("GET"));
+    expect_cmd(&f->calls[1].cmd[5], 2, S("PTTL"), S("lock:w"));
     assert_memory_equal(f->calls[2].cmd[0].argv[0], "BLPOP", 5);
     expect_cmd(&f->calls[2].cmd[2], 3, S("ZREM"), S("lock:w{lock:w}:waiters"), S("tok-w"));
     dl_lease_free(l);

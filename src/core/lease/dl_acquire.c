@@ -124,6 +124,8 @@ static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease
 {
     char score[24], win[24], ttl[24];
     int with_get = (t->caps ? t->caps(t->impl) : 0) & DL_CAP_SET_GET ? 1 : 0;
+    const char *multi[1] = {"MULTI"}, *exec[1] = {"EXEC"};
+    size_t multi_len[1] = {5}, exec_len[1] = {4};
     const char *zadd[4] = {"ZADD", lease->waiters_key, score, lease->token};
     size_t zadd_len[4] = {4, lease->waiters_key_len, 0, lease->token_len};
     const char *pexp[3] = {"PEXPIRE", lease->waiters_key, win};
@@ -132,8 +134,12 @@ static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease
     size_t set_len[7] = {3, lease->key_len, lease->token_len, 2, 2, 0, 3};
     const char *pttl[2] = {"PTTL", lease->key};
     size_t pttl_len[2] = {4, lease->key_len};
-    dl_cmd_t cmds[4] = {{4, zadd, zadd_len}, {3, pexp, pexp_len}, {with_get ? 7 : 6, set, set_len}, {2, pttl, pttl_len}};
-    dl_reply_t r[4];
+    /* ZADD and PEXPIRE in MULTI/EXEC (a transaction, not a script): the server
+     * runs both or neither, so a connection cut between them cannot leave Q
+     * without a TTL (the model found it: tests/model/mutex.pml, PIPE_CUT). */
+    dl_cmd_t cmds[6] = {{1, multi, multi_len}, {4, zadd, zadd_len}, {3, pexp, pexp_len}, {1, exec, exec_len},
+                        {with_get ? 7 : 6, set, set_len}, {2, pttl, pttl_len}};
+    dl_reply_t r[6];
     dl_status_t st;
     size_t i;
 
@@ -141,22 +147,26 @@ static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease
     pexp_len[2] = dl_cmd_int(win, DL_WAITERS_TTL_MS);
     set_len[5] = dl_cmd_int(ttl, lease->ttl_ms);
     memset(r, 0, sizeof(r));
-    st = dl_call(t, 4, cmds, r, DL_RETRY_NEVER, err);
+    st = dl_call(t, 6, cmds, r, DL_RETRY_NEVER, err);
     if (st == DL_OK) {
-        for (i = 0; i < 2 && st == DL_OK; i++) {
+        for (i = 0; i < 4 && st == DL_OK; i++) {
             if (r[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[i], cmds[i].argv[0], err);
         }
-        if (st == DL_OK && with_get) {
-            *acquired = r[2].type == DL_REPLY_NIL;
-            if (!*acquired) st = held_by(t, lease, &r[2], err);
-        } else if (st == DL_OK) {
-            if (r[2].type == DL_REPLY_STATUS) *acquired = 1;
-            else if (r[2].type == DL_REPLY_NIL) *acquired = 0;
-            else st = r[2].type == DL_REPLY_ERROR ? dl_server_error(t, &r[2], "SET", err) : dl_unexpected(t, "SET", err);
+        for (i = 0; st == DL_OK && r[3].type == DL_REPLY_ARRAY && i < r[3].elements; i++) {
+            if (r[3].element[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[3].element[i], cmds[1 + i].argv[0], err);
         }
-        if (st == DL_OK && !*acquired) *holder_pttl_ms = r[3].type == DL_REPLY_INTEGER ? r[3].integer : -1;
+        if (st == DL_OK && r[3].type != DL_REPLY_ARRAY) st = dl_unexpected(t, "EXEC", err);
+        if (st == DL_OK && with_get) {
+            *acquired = r[4].type == DL_REPLY_NIL;
+            if (!*acquired) st = held_by(t, lease, &r[4], err);
+        } else if (st == DL_OK) {
+            if (r[4].type == DL_REPLY_STATUS) *acquired = 1;
+            else if (r[4].type == DL_REPLY_NIL) *acquired = 0;
+            else st = r[4].type == DL_REPLY_ERROR ? dl_server_error(t, &r[4], "SET", err) : dl_unexpected(t, "SET", err);
+        }
+        if (st == DL_OK && !*acquired) *holder_pttl_ms = r[5].type == DL_REPLY_INTEGER ? r[5].integer : -1;
     }
-    for (i = 0; i < 4; i++) dl_reply_free(&r[i]);
+    for (i = 0; i < 6; i++) dl_reply_free(&r[i]);
     if (st == DL_OK && *acquired) {
         const char *zrem[3] = {"ZREM", lease->waiters_key, lease->token};
         size_t zrem_len[3] = {4, lease->waiters_key_len, lease->token_len};

@@ -95,7 +95,7 @@ static unsigned native_del_cmd(const dl_transport_t *t, const dl_lease_t *lease,
 void dl_lock_wake(const dl_transport_t *t, const dl_lease_t *lease)
 {
     dl_error_t ignored;
-    dl_reply_t r[3];
+    dl_reply_t r[5];
     size_t i;
     if (!dl_scripting_denied(t)) {
         dl_script_run(t, &DL_WAKE_SCRIPT, lease, 0, 0, 0, DL_RETRY_ANY, &r[0], &ignored);
@@ -103,16 +103,22 @@ void dl_lock_wake(const dl_transport_t *t, const dl_lease_t *lease)
         return;
     } else {
         char ttl[24];
+        const char *multi[1] = {"MULTI"}, *exec[1] = {"EXEC"};
+        size_t multi_len[1] = {5}, exec_len[1] = {4};
         const char *push[3] = {"RPUSH", lease->wake_key, "1"};
         size_t push_len[3] = {5, lease->wake_key_len, 1};
         const char *trim[4] = {"LTRIM", lease->wake_key, "0", "0"};
         size_t trim_len[4] = {5, lease->wake_key_len, 1, 1};
         const char *exp[3] = {"PEXPIRE", lease->wake_key, ttl};
         size_t exp_len[3] = {7, lease->wake_key_len, 0};
-        dl_cmd_t cmds[3] = {{3, push, push_len}, {4, trim, trim_len}, {3, exp, exp_len}};
+        /* In MULTI/EXEC (not scripting): W never holds a token without its TTL,
+         * whatever cuts the connection (tests/model/mutex.pml, PIPE_CUT); a
+         * waiter blocked on W is served once EXEC has run, the one token left. */
+        dl_cmd_t cmds[5] = {{1, multi, multi_len}, {3, push, push_len}, {4, trim, trim_len}, {3, exp, exp_len},
+                            {1, exec, exec_len}};
         exp_len[2] = dl_cmd_int(ttl, DL_WAKE_TTL_MS);
-        dl_call(t, 3, cmds, r, DL_RETRY_ANY, &ignored);
-        for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+        dl_call(t, 5, cmds, r, DL_RETRY_ANY, &ignored);
+        for (i = 0; i < 5; i++) dl_reply_free(&r[i]);
     }
 }
 
