@@ -31,8 +31,10 @@ var_dump($l->release());
 $p = $d->tryAcquirePermits('fs', 2, 2, 10);
 $r = $d->tryLockShared('fr', 10);
 $m = $d->tryLockAll(['fa', 'fb'], 10);
+// exclusive beside it: asked by another owner ($d's own request would be an upgrade, issue 37.1)
 echo "after the failover: permits ", json_encode($d->permits('fs')), ", shared ", var_export($r !== null, true),
-    ", exclusive beside it ", var_export((new DistLock(st_sentinels(), $opts))->tryLockExclusive('fr'), true),   // another owner ", multi-lock ", var_export($m !== null, true), "\n";
+    ", exclusive beside it ", var_export((new DistLock(st_sentinels(), $opts))->tryLockExclusive('fr'), true),
+    ", multi-lock ", var_export($m !== null, true), "\n";
 var_dump($new->owner('lock:fa') === $m[0]->token());
 var_dump($p->release(), $r->release(), $m[0]->release(), $m[1]->release());
 // Nothing was ever refused as READONLY on it (no write reached it while it was a replica).
