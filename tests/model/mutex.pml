@@ -54,6 +54,15 @@
  *   PIPE_CUT        (with NOSCRIPT, CRASH) a crash may also fall between two
  *                   commands of one pipeline (else only before a pipeline: one
  *                   that reached the server in one read runs whole)
+ *   REFRESH         a holder renews its lease (refresh() or the watchdog's
+ *                   renewal: dl_lock_refresh) up to REFRESHES times (default
+ *                   1) before release, sent whether or not its validity still
+ *                   runs (a late watchdog tick): the owner-checked extension,
+ *                   DL_SCRIPT_REFRESH or under -DNATIVE the native SET K token
+ *                   IFEQ token PX ttl (native_refresh_cmd), one step either
+ *                   way. Extended: the validity counts anew from the send;
+ *                   "not ours": the lease is lost; a lost reply: the validity
+ *                   stays what it was (it may have run or not)
  * Broken variants (each one step away from the real protocol; .checks):
  *   BROKEN_RELEASE_NO_OWNER   DL_SCRIPT_RELEASE without its owner check
  *   BROKEN_NATIVE_ORDER       EXISTS Q before DELIFEQ (release_native's pair)
@@ -77,11 +86,19 @@
  *                             PEXPIRE Q and the wake's RPUSH + LTRIM + PEXPIRE
  *                             without MULTI/EXEC (as first written: the gap
  *                             this model found, fixed in the code)
+ *   BROKEN_REFRESH_NO_OWNER   (REFRESH) the refresh without its owner check:
+ *                             DL_SCRIPT_REFRESH as a plain PEXPIRE K (1 when K
+ *                             exists, whoever holds it); under NATIVE,
+ *                             native_refresh_cmd without IFEQ token: SET K
+ *                             token PX ttl (OK always: K taken over)
+ *   BROKEN_REFRESH_LOST_EXTENDS (REFRESH, LOST) dl_lock_refresh extends the
+ *                             validity on a lost reply (as if "*extended = st
+ *                             == DL_OK && r == 1" were "st != DL_OK || r == 1")
  */
 #ifdef NOSCRIPT
 #define NATIVE
 #endif
-/* bounds: CLIENTS ACQ */
+/* bounds: CLIENTS ACQ REFRESHES */
 #ifndef CLIENTS
 #define CLIENTS 3
 #endif
@@ -93,6 +110,9 @@
 #endif
 #ifndef FAULTS
 #define FAULTS 1
+#endif
+#ifndef REFRESHES
+#define REFRESHES 1
 #endif
 
 #define N CLIENTS
@@ -316,6 +336,25 @@ inline undo(me) {
 #endif
 }
 
+/* dl_lock_refresh's server step: v = 1 extended, 0 not ours (or gone).
+ * DL_SCRIPT_REFRESH: "if GET K == token then PEXPIRE K ttl"; natively
+ * (native_refresh_cmd, Redis >= 8.4, Valkey >= 8.1) SET K token IFEQ token PX
+ * ttl: OK or nil. Both one command: one step; both set K's TTL from now, after
+ * the send the client's new validity counts from (the lease's margin holds). */
+inline refresh_cmd(me, v) {
+#ifndef BROKEN_REFRESH_NO_OWNER
+    if :: K == me -> v = 1 :: else -> v = 0 fi
+#elif !defined(NATIVE)
+    /* breaks DL_SCRIPT_REFRESH's "if v == ARGV[1] then": a plain PEXPIRE K
+     * ttl, which extends whoever holds K (1 when K exists) */
+    if :: K != 0 -> v = 1 :: else -> v = 0 fi
+#else
+    /* breaks native_refresh_cmd's "IFEQ token": SET K token PX ttl, which
+     * takes K over from whoever holds it (OK always) */
+    K = me; v = 1
+#endif
+}
+
 /* Validity ends, expiries: at any step (see the top). */
 active proctype Env() {
 end:
@@ -347,6 +386,9 @@ end:
 proctype Client(byte me) {
     byte acq = 0;
     bool got, reconnected, at_deadline, v, w, lost, blk_free, ask, k;
+#ifdef REFRESH
+    byte nref;
+#endif
 
 next_lock:
     atomic {
@@ -558,6 +600,37 @@ give_up:
 
 granted:
     atomic { waiting[me] = 0; if :: vt[me] -> believe(me) :: else -> skip fi }
+#ifdef REFRESH
+    /* ---- refresh() / the watchdog's renewal (dl_lock_refresh), then release ---- */
+    nref = 0;
+    do
+    :: nref < REFRESHES ->
+       nref++;
+       atomic {
+           CRASH_CHOICE;
+           refresh_cmd(me, v);                  /* DL_SCRIPT_REFRESH, or SET K token IFEQ token PX ttl */
+           if
+           :: LOST_CHOICE -> faults--;          /* the reply lost: it ran (v) or not, unknown */
+#ifndef BROKEN_REFRESH_LOST_EXTENDS
+              skip                              /* *extended = 0: the validity stays as it was */
+#else
+              /* breaks dl_lock_refresh's "*extended = st == DL_OK && r == 1":
+               * a lost reply taken as extended */
+              vt[me] = 1; if :: !holds[me] -> believe(me) :: else -> skip fi
+#endif
+           :: true ->
+              if
+              :: v -> vt[me] = 1;               /* extended: valid_until_ns = sent_ns + ttl */
+                 if :: !holds[me] -> believe(me) :: else -> skip fi
+              :: else -> vt[me] = 0;            /* not ours: the lease is lost */
+                 if :: holds[me] -> holds[me] = 0; nholding-- :: else -> skip fi
+              fi
+           fi;
+           v = 0
+       }
+    :: true -> break
+    od;
+#endif
     /* ---- the critical section, then dl_lock_release ---- */
 #ifndef NATIVE
     atomic {
