@@ -14,7 +14,16 @@
  * a liveness entry goes stale only while its client is not waiting (a live
  * waiter refreshes it within 2 s, it lasts 3 s).
  *
- * Options: CLIENTS (3), ACQ, CRASH, TIMED, DEADLINES, NOEXPIRE (as mutex.pml).
+ * Options: CLIENTS (3), ACQ, CRASH, TIMED, DEADLINES, NOEXPIRE (as mutex.pml);
+ *   CLAIM   the claim and its refresh (a ttl longer than the claim, 3 s): a
+ *           hand-over grants min(ttl, claim) (vt set by the grant: a short
+ *           lease, whose validity, then K, may end at any step before the
+ *           refresh lands); the refresh carried behind the BLPOP
+ *           (carried_step: DL_SCRIPT_REFRESH, owner-checked) runs at a later
+ *           step than the pop, and only when it extended does the waiter's
+ *           validity count anew (take_handover: blocked_ns + ttl); "not
+ *           ours": the next attempt. A hand-over found by an attempt is
+ *           extended by DL_SCRIPT_FAIR_ACQUIRE's own owner-checked PEXPIRE.
  * Broken variants:
  *   BROKEN_FAIR_NO_HEAD_CHECK   DL_SCRIPT_FAIR_ACQUIRE takes a free name without
  *                               "(not head or head == tok)": a newcomer passes
@@ -22,6 +31,11 @@
  *   BROKEN_FAIR_CANCEL_NO_PASS  the cancel form of DL_SCRIPT_FAIR_RELEASE leaves
  *                               the queue and returns: a hand-over that came as
  *                               the waiter left is not passed on
+ *   BROKEN_FAIR_REFRESH_NO_OWNER (CLAIM) the carried DL_SCRIPT_REFRESH without
+ *                               "if v == ARGV[1] then": a plain PEXPIRE K, 1
+ *                               whenever K exists: after the claim ran out and
+ *                               another client took the name, it extends that
+ *                               client's lease and says "extended"
  */
 /* bounds: CLIENTS ACQ */
 #ifndef CLIENTS
@@ -101,6 +115,9 @@ inline enqueue(me) {
 inline fair_acquire(me, got, h) {
     if
     :: K == me ->                               /* handed over, found by this attempt */
+#ifdef CLAIM
+       vt[me] = 1;                              /* PEXPIRE K ttl (v == tok): valid from this attempt's send */
+#endif
        fq[me] = 0; alive[me] = 0; mywake[me] = 0; got = 1
     :: K != 0 && K != me -> enqueue(me); got = 0
     :: K == 0 ->
@@ -162,6 +179,19 @@ inline fair_cancel(me, h) {
 #endif
 }
 
+/* The refresh carried behind the BLPOP (carried_step: prim->refresh, for the
+ * mutex DL_SCRIPT_REFRESH): "if GET K == token then return PEXPIRE K ttl end
+ * return 0"; one step. got = 1 extended, 0 not ours. */
+inline fair_refresh(me, got) {
+#ifndef BROKEN_FAIR_REFRESH_NO_OWNER
+    if :: K == me -> got = 1 :: else -> got = 0 fi
+#else
+    /* breaks DL_SCRIPT_REFRESH's "if v == ARGV[1] then": PEXPIRE K ttl
+     * whoever holds K */
+    if :: K != 0 -> got = 1 :: else -> got = 0 fi
+#endif
+}
+
 active proctype Env() {
 end:
     do
@@ -206,9 +236,20 @@ attempt:
         fi
     }
     if
+#ifndef CLAIM
     :: atomic { popped[me] -> popped[me] = 0;
                 /* DL_SCRIPT_REFRESH, carried: extends a hand-over to our ttl */
                 if :: K == me -> goto granted :: else -> goto attempt fi }
+#else
+    :: atomic { popped[me] -> popped[me] = 0;
+                /* DL_SCRIPT_REFRESH, carried: it runs after the pop, any
+                 * steps after the hand-over; the claim may have ended */
+                fair_refresh(me, got);
+                if
+                :: got -> vt[me] = 1; got = 0; goto granted   /* take_handover: carried_extended == 1 */
+                :: else -> goto attempt                       /* 0: the next attempt */
+                fi }
+#endif
     :: atomic { TIMED_ON && blocked[me] -> blocked[me] = 0; goto attempt }
     :: atomic { at_deadline && blocked[me] -> blocked[me] = 0; goto give_up }
     :: atomic { at_deadline && popped[me] -> popped[me] = 0; goto give_up }   /* served, never read */
