@@ -69,7 +69,8 @@ if [ "${ROOT_TLS:-0}" = 1 ]; then
         tls_phpt=1
     fi
     run_sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
-        DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES" DISTLOCK_TLS_PHPT=$tls_phpt
+        DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES" DISTLOCK_TLS_PHPT=$tls_phpt \
+        DISTLOCK_TEST_CFLAGS="-g -O2 -Wall -Wextra $(php_isystem "php-config$ROOT_PHP_SERIES")"
 fi
 run_sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
 suite_end
