@@ -46,7 +46,7 @@ $l = $d->tryLock('r', 5);
 $raw->cmd('CONFIG', 'RESETSTAT');
 var_dump($l->refresh(9.0));
 $n = calls($raw);
-$set_ifeq = $native !== '';                    // every server of the matrix with DEL(IF)EQ has SET IFEQ
+$set_ifeq = server_has_set_ifeq();             // Valkey 8.1 has SET IFEQ without DELIFEQ
 echo "refresh as the server allows: ", $ok($set_ifeq ? $scripts($n) === 0 && ($n['set'] ?? 0) === 1 : $scripts($n) === 1), "\n";
 $pt = $raw->cmd('PTTL', 'p046:r');
 echo "extended: ", $ok($pt > 8000 && $pt <= 9000), "\n";
