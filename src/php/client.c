@@ -163,11 +163,15 @@ static int wait_interrupted(void *arg)
 static bool reenter(php_distlock_client *c, php_distlock_held *h, int64_t ttl_ms, bool exclusive, zval *return_value)
 {
     dl_error_t err;
+    dl_status_t st;
     int extended;
 
     /* Never shorten the lease an outer handle relies on. */
     if (ttl_ms < h->lease->ttl_ms) ttl_ms = h->lease->ttl_ms;
-    if (dl_target_refresh(c->target, h->lease, ttl_ms, &extended, &err) != DL_OK) {
+    st = dl_target_refresh(c->target, h->lease, ttl_ms, &extended, &err);
+    /* After the command, whatever its reply (dl_renew_set_ttl; tests/model/watchdog.pml). */
+    if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
+    if (st != DL_OK) {
         php_distlock_throw(&err);
         return true;
     }
@@ -176,7 +180,6 @@ static bool reenter(php_distlock_client *c, php_distlock_held *h, int64_t ttl_ms
         php_distlock_registry_forget(c, h);
         return false;
     }
-    if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
     DISTLOCK_G(stats).acquired++;
     php_distlock_lock_create_view(return_value, c, h, exclusive);
     return true;
@@ -968,6 +971,7 @@ static void refresh_token(php_distlock_client *c, zend_string *name, zend_string
 {
     dl_lease_t *lease;
     dl_error_t err;
+    dl_status_t st;
     int extended;
     php_distlock_held *h;
 
@@ -977,20 +981,26 @@ static void refresh_token(php_distlock_client *c, zend_string *name, zend_string
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
-    if (dl_target_refresh(c->target, lease, ttl_ms, &extended, &err) != DL_OK) {
+    st = dl_target_refresh(c->target, lease, ttl_ms, &extended, &err);
+    /* This instance's own lease under that token follows: the watchdog's ttl
+     * whatever the reply (dl_renew_set_ttl; tests/model/watchdog.pml), the
+     * validity when extended. */
+    h = php_distlock_registry_find(c, name);
+    if (h && (h->done || h->lease->token_len != lease->token_len ||
+              memcmp(h->lease->token, lease->token, lease->token_len) != 0)) {
+        h = NULL;
+    }
+    if (h && h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
+    if (st != DL_OK) {
         dl_lease_free(lease);
         php_distlock_throw(&err);
         RETURN_THROWS();
     }
     if (extended) {
         DISTLOCK_G(stats).refreshed++;
-        /* This instance's own lease under that token follows (validity, the watchdog's ttl). */
-        h = php_distlock_registry_find(c, name);
-        if (h && !h->done && h->lease->token_len == lease->token_len &&
-            memcmp(h->lease->token, lease->token, lease->token_len) == 0) {
+        if (h) {
             h->lease->ttl_ms = lease->ttl_ms;
             h->lease->valid_until_ns = lease->valid_until_ns;
-            if (h->wd) dl_watchdog_set_ttl(h->wd, ttl_ms);
         }
     }
     dl_lease_free(lease);

@@ -164,10 +164,26 @@ static void test_ttl_changed_while_in_flight_is_applied_after(void **state)
     assert_int_equal(dl_renew_collect(&s, 103 * MS, out, 1), 1);
     dl_renew_result(e, 103 * MS, 104 * MS, 1);
     assert_int_equal(e->next_ns, 103 * MS + dl_renew_period_ns(5000));
-    /* Idle: applied at once. */
+    /* Idle: applied at once; a shorter ttl brings the next renewal and the
+     * assumed end forward (the holder's command is about to shorten it)... */
     dl_renew_set_ttl(e, 900, 200 * MS);
     assert_int_equal(e->lease->ttl_ms, 900);
     assert_int_equal(e->next_ns, 200 * MS + 300 * MS);
+    assert_int_equal(e->expires_ns, 200 * MS + 900 * MS);
+    /* ...a longer one never moves them later: a renewal of the old ttl may
+     * have landed behind the holder's extension (phpt 216). */
+    dl_renew_set_ttl(e, 9000, 300 * MS);
+    assert_int_equal(e->lease->ttl_ms, 9000);
+    assert_int_equal(e->next_ns, 500 * MS);
+    assert_int_equal(e->expires_ns, 1100 * MS);
+    assert_int_equal(dl_renew_collect(&s, 500 * MS, out, 1), 1);
+    dl_renew_result(e, 500 * MS, 501 * MS, 1);
+    assert_int_equal(e->next_ns, 500 * MS + dl_renew_period_ns(9000));   /* renewed with the new ttl */
+    assert_int_equal(e->expires_ns, 500 * MS + 9000 * MS);
+    /* The same ttl while in flight owes no second renewal. */
+    assert_int_equal(dl_renew_collect(&s, e->next_ns, out, 1), 1);
+    dl_renew_set_ttl(e, 9000, e->next_ns);
+    assert_int_equal(e->pending_ttl_ms, 0);
     dl_renew_sched_free(&s);
     entry_free(e);
 }

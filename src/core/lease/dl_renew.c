@@ -60,12 +60,15 @@ size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **
 void dl_renew_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms, int64_t now_ns)
 {
     if (e->in_flight) {
-        e->pending_ttl_ms = ttl_ms;
+        /* The same ttl owes no second renewal. */
+        if (ttl_ms != e->lease->ttl_ms || e->pending_ttl_ms) e->pending_ttl_ms = ttl_ms;
         return;
     }
     e->lease->ttl_ms = ttl_ms;
-    e->next_ns = now_ns + dl_renew_period_ns(ttl_ms);
-    e->expires_ns = now_ns + ttl_ms * 1000000;
+    /* Only ever sooner: a renewal of the old ttl may have landed behind the
+     * holder's command (dl_renew.h); a shorter ttl brings both forward. */
+    if (now_ns + dl_renew_period_ns(ttl_ms) < e->next_ns) e->next_ns = now_ns + dl_renew_period_ns(ttl_ms);
+    if (now_ns + ttl_ms * 1000000 < e->expires_ns) e->expires_ns = now_ns + ttl_ms * 1000000;
 }
 
 void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int renewed)

@@ -90,11 +90,20 @@ size_t dl_renew_collect(dl_renew_sched_t *s, int64_t now_ns, dl_renew_entry_t **
 void dl_renew_result(dl_renew_entry_t *e, int64_t sent_ns, int64_t now_ns, int renewed);
 
 /*
- * The holder changed the lease's ttl (refresh with a new ttl) at now_ns. Idle:
- * applied at once (the lease now ends at now + ttl; next renewal a period
- * later). In flight: kept pending, because the renewal under way still uses
- * the old ttl and may even land after the holder's refresh; dl_renew_result
- * then applies it and makes the entry due at once, to renew with the new ttl.
+ * The holder changed the lease's ttl to ttl_ms (refresh with a new ttl, a
+ * reentrant lock with a longer one; called at now_ns, after its command,
+ * whatever the reply: a reply lost may hide a shorter ttl that landed).
+ * Idle: the next renewals carry the new ttl; the next one and the end the
+ * watchdog assumes (expires_ns) move only sooner (a shorter ttl), never
+ * later: a renewal of the old ttl sent and answered while the holder's
+ * command was under way may have landed behind it, leaving the old ttl on
+ * the key, so the next renewal stays within the old ttl's period too. In
+ * flight: kept pending, because the renewal under way carries the old ttl and
+ * may land after the holder's command; dl_renew_result then applies it and
+ * makes the entry due at once, to renew with the new ttl. The same ttl owes
+ * nothing. Postponing the next renewal to the new ttl's period lost 1 s
+ * leases lengthened to 5 s (phpt 216); tests/model/watchdog.pml checks the
+ * rule and shows each part of it failing when left out.
  */
 void dl_renew_set_ttl(dl_renew_entry_t *e, int64_t ttl_ms, int64_t now_ns);
 

@@ -51,7 +51,9 @@ void dl_watchdog_set_lost_hook(void (*hook)(void *arg));
 dl_status_t dl_watchdog_add(const dl_target_config_t *server, const dl_lease_t *lease, int64_t granted_ns,
                             int64_t max_hold_us, void *lost_arg, dl_renew_entry_t **entry, dl_error_t *err);
 
-/* Sets the ttl used for the entry's next renewals (after a refresh with a new ttl). */
+/* Sets the ttl (ms) of the entry's next renewals: called after the holder's
+ * command that changes the lease's ttl on the server, whatever its reply
+ * (dl_renew_set_ttl: the rule). */
 void dl_watchdog_set_ttl(dl_renew_entry_t *entry, int64_t ttl_ms);
 
 /* Stops renewing entry and drops the caller's reference. */
