@@ -208,6 +208,8 @@ static void test_quorum_arithmetic(void **state)
     assert_int_equal(dl_quorum_node_timeout_us(&q, 30000), 1000000);
     assert_int_equal(dl_quorum_node_timeout_us(&q, 1000), 100000);
     assert_int_equal(dl_quorum_node_timeout_us(&q, 10), DL_QUORUM_MIN_NODE_TIMEOUT_US);
+    /* no ttl known (a release by name and token): the server timeout, not 5 ms */
+    assert_int_equal(dl_quorum_node_timeout_us(&q, 0), 1000000);
 }
 
 /* ---- acquire ------------------------------------------------------------- */

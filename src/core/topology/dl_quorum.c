@@ -36,6 +36,9 @@ static int64_t valid_until_ns(int64_t start_ns, int64_t ttl_ms)
 int64_t dl_quorum_node_timeout_us(const dl_quorum_t *q, int64_t ttl_ms)
 {
     int64_t t = ttl_ms * 100;   /* ttl / 10, in µs */
+    /* No ttl known (a release by name and token): no validity to protect, and
+     * 5 ms would fail a connect on a loaded machine: the timeout bounds it. */
+    if (ttl_ms <= 0 && q->timeout_us > 0) return q->timeout_us;
     if (t < DL_QUORUM_MIN_NODE_TIMEOUT_US) t = DL_QUORUM_MIN_NODE_TIMEOUT_US;
     return q->timeout_us > 0 && q->timeout_us < t ? q->timeout_us : t;
 }

@@ -68,6 +68,7 @@ int64_t dl_quorum_validity_us(int64_t ttl_ms, int64_t elapsed_us);
  * The per-node timeout of a round for a lease of ttl_ms, µs:
  * min(q->timeout_us, max(ttl / 10, DL_QUORUM_MIN_NODE_TIMEOUT_US)): a node
  * may not eat a large part of the lease (redis.io: "5-50 ms for a 10 s ttl").
+ * ttl_ms <= 0 (not known: a release by name and token) gives q->timeout_us.
  */
 int64_t dl_quorum_node_timeout_us(const dl_quorum_t *q, int64_t ttl_ms);
 
