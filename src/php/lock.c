@@ -74,6 +74,7 @@ typedef struct deferred_obs {
     int64_t granted_ns;   /* 0: not known */
     dl_lease_kind_t kind;
     long long permits;
+    char node[DL_OBS_SERVER_MAX];   /* on Cluster, the node of the lease's slot when it was sent; "" elsewhere */
     size_t name_len;
     char name[];          /* the lock name (no prefix), NUL-terminated */
 } deferred_obs_t;
@@ -100,7 +101,9 @@ static void deferred_release_done_obs(void *arg, int released, dl_status_t st, c
         }
         ev.start_ns = d->sent_ns;
         ev.call_ns = dl_clock_now_ns() - d->sent_ns;
-        ev.server = endpoint;
+        /* The transport that answered names itself; on Cluster that is the
+         * router ("cluster of N masters via ..."): the event names the node. */
+        ev.server = endpoint && d->node[0] ? d->node : endpoint;
         ev.implicit = true;
         if (d->kind == DL_LEASE_PERMITS) ev.permits = d->permits;
         if (d->granted_ns && released && st == DL_OK) ev.held_ns = d->sent_ns - d->granted_ns;
@@ -220,6 +223,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
                 d->granted_ns = h->granted_ns;
                 d->kind = h->lease->kind;
                 d->permits = h->lease->permits;
+                if (!dl_target_node_of(l->owner->target, h->lease, d->node, sizeof(d->node))) d->node[0] = '\0';
                 d->name_len = ZSTR_LEN(h->name);
                 memcpy(d->name, ZSTR_VAL(h->name), d->name_len + 1);
                 dl_target_release_deferred_ex(l->owner->target, h->lease, deferred_release_done_obs, d);
@@ -498,8 +502,12 @@ static void lock_refresh(php_distlock_lock *l, int64_t ttl_ms, zval *return_valu
 {
     dl_error_t err;
     int extended;
+    dl_status_t st = dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err);
 
-    switch (dl_target_refresh(l->owner->target, l->held->lease, ttl_ms, &extended, &err)) {
+    /* After the command, whatever its reply: a lost reply may hide a shorter
+     * ttl that landed (dl_renew_set_ttl; tests/model/watchdog.pml). */
+    if (l->held->wd) dl_watchdog_set_ttl(l->held->wd, ttl_ms);
+    switch (st) {
     case DL_OK: break;
     case DL_ERR_KIND: extended = 0; break;   /* another kind holds the name now: our lease is gone */
     default:
@@ -507,7 +515,6 @@ static void lock_refresh(php_distlock_lock *l, int64_t ttl_ms, zval *return_valu
         RETURN_THROWS();
     }
     if (extended) {
-        if (l->held->wd) dl_watchdog_set_ttl(l->held->wd, ttl_ms);
         DISTLOCK_G(stats).refreshed++;
         RETURN_TRUE;
     }
