@@ -30,6 +30,10 @@
  *   CLIENTS, ACQ    clients, lock() calls per client
  *   NATIVE          release by the native pair DELIFEQ + EXISTS Q, then the
  *                   wake script (release_native; else the release script)
+ *   MIXED           each release either way (implies NATIVE): on a server with
+ *                   native compare-and-delete, the deferred release of a
+ *                   destroyed handle stays the script while explicit ones are
+ *                   native (docs/decisions.md), so both meet on one name
  *   DEADLINES       a wait's deadline may pass at any step (cancel; the last
  *                   block carries nothing and is abandoned at the deadline)
  *   TIMED           blocks end by their timer at any step (else untimed:
@@ -96,6 +100,9 @@
  *                             == DL_OK && r == 1" were "st != DL_OK || r == 1")
  */
 #ifdef NOSCRIPT
+#define NATIVE
+#endif
+#ifdef MIXED
 #define NATIVE
 #endif
 /* bounds: CLIENTS ACQ REFRESHES */
@@ -632,7 +639,11 @@ granted:
     od;
 #endif
     /* ---- the critical section, then dl_lock_release ---- */
-#ifndef NATIVE
+#ifdef MIXED
+    if
+    :: true ->                                  /* the release script (a deferred release) */
+#endif
+#if !defined(NATIVE) || defined(MIXED)
     atomic {
         CRASH_CHOICE;
         if :: holds[me] -> holds[me] = 0; nholding-- :: else -> skip fi; vt[me] = 0;
@@ -646,7 +657,11 @@ granted:
     :: lost -> atomic { release_script(me); lost = 0 }
     :: else -> skip
     fi;
-#else
+#endif
+#ifdef MIXED
+    :: true ->                                  /* release_native */
+#endif
+#ifdef NATIVE
     atomic {
         CRASH_CHOICE;
         if :: holds[me] -> holds[me] = 0; nholding-- :: else -> skip fi; vt[me] = 0;
@@ -693,6 +708,9 @@ granted:
     :: else -> skip
     fi;
     v = 0; w = 0; lost = 0;
+#endif
+#ifdef MIXED
+    fi;
 #endif
     goto next_lock;
 

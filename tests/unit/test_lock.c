@@ -116,6 +116,7 @@ struct fake {
     int blpop_mode;    /* BL_* */
     const char *pop_value;
     int attempts, blpops, cancels, refreshes, sets;
+    int64_t set_delay_us;  /* lock()'s first plain SET takes this long */
     /* deferred replies: a send's step is owed until recv reads it */
     step_t owed[MAX_STEPS];
     size_t owed_head, owed_tail;
@@ -613,7 +614,9 @@ static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c)
     if (is_cmd(c, "SET")) {
         /* lock()'s first attempt: the plain SET NX PX finds the name taken. */
         f->sets++;
-        return step_one(RP_NIL);
+        s = step_one(RP_NIL);
+        s.delay_us = f->set_delay_us;
+        return s;
     }
     if (is_cmd(c, "ZREM")) return step_one(RP_INT(1));   /* leaving the waiters, behind that SET */
     if (IS_ACQUIRE(c) || IS_FAIR_ACQUIRE(c)) {
@@ -891,6 +894,7 @@ static void test_acquire_no_wait_sends_one_set(void **state)
     assert_int_equal(res.acquired, 1);
     assert_int_equal(res.attempts, 1);
     assert_int_equal(res.contended, 0);
+    assert_false(l->contended);
     assert_int_equal(f->ncalls, 1);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[0].extra_timeout_us, 0);
@@ -1360,6 +1364,7 @@ static void test_acquire_wait_granted_at_once(void **state)
     assert_int_equal(res.acquired, 1);
     assert_int_equal(res.attempts, 2);
     assert_int_equal(res.contended, 1);
+    assert_true(l->contended);   /* granted after waiting: released by the script (dl_lock_release_native) */
     assert_int_equal(f->ncalls, 3);
     assert_true(is_cmd(&f->calls[1].cmd[0], "SET"));
     assert_int_equal(f->calls[2].extra_timeout_us, 0);
@@ -1493,6 +1498,7 @@ static void test_model_mutex_command_order(void **state)
     expect_release(&f->calls[5].cmd[0], 0, l);
 
     f->caps = DL_CAP_KNOWN | DL_CAP_DELIFEQ | DL_CAP_SCRIPTING;   /* Valkey 9.0/9.1, scripts allowed */
+    l->contended = 0;   /* as if granted at once: a lease granted after waiting is released by the script */
     push_ok(f, RP_INT(1), RP_INT(1));
     push_ok(f, RP_INT(1));
     assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
@@ -1752,15 +1758,42 @@ static void test_acquire_sub_ms_wait_sleeps_without_blpop(void **state)
     el = dl_clock_now_ns() - t0;
     assert_int_equal(res.acquired, 0);
     assert_int_equal(count_where(f, p_blpop), 0);
-    assert_int_equal(count_where(f, p_cancel), 1);
-    expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
     assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
-    for (i = 1; i + 1 < f->ncalls; i++) expect_acquire(&f->calls[i].cmd[0], 0, l, "1500", "0", "3000");
-    /* After the SET, it slept out the time left (no spinning), then attempted once more
-     * (just one script attempt if the first one took the whole 0.9 ms). */
-    assert_true(f->attempts >= 1 && f->attempts <= 4);
+    if (f->ncalls == 1) {
+        /* The plain SET itself took the whole 0.9 ms (a loaded machine): nothing
+         * was registered, so there is nothing to cancel. */
+        assert_int_equal(f->attempts, 0);
+    } else {
+        assert_int_equal(count_where(f, p_cancel), 1);
+        expect_cancel(&f->calls[f->ncalls - 1].cmd[0], 0, l);
+        for (i = 1; i + 1 < f->ncalls; i++) expect_acquire(&f->calls[i].cmd[0], 0, l, "1500", "0", "3000");
+        /* After the SET, it slept out the time left (no spinning), then attempted once more
+         * (just one script attempt if the first one took the whole 0.9 ms). */
+        assert_true(f->attempts >= 1 && f->attempts <= 4);
+    }
     assert_true(el >= 900000);
     assert_true(el < 50000000);
+    dl_lease_free(l);
+}
+
+/* The first plain SET answers after the whole wait: no registration, nothing to cancel. */
+static void test_acquire_wait_spent_by_first_set(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "s", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(900, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_NIL;
+    f->set_delay_us = 3000;
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 1);
+    assert_true(is_cmd(&f->calls[0].cmd[0], "SET"));
+    assert_int_equal(f->attempts, 0);
     dl_lease_free(l);
 }
 
@@ -2252,7 +2285,10 @@ static void deadline_ends_block(fake_t *f, dl_lease_t *l)
     }
     assert_int_equal(blocks, 1);
     assert_true(el_us >= 150000);
-    if (el_us > 150000 + 40000) fail_msg("the wait ended %lld us after its deadline", (long long)(el_us - 150000));
+    /* Cut at the deadline by the client: what it must tell apart is the server's
+     * tick, up to FAKE_TICK_US (100 ms) late; 40 ms was missed (43.7) on a
+     * loaded machine, so the margin is most of a tick. */
+    if (el_us > 150000 + FAKE_TICK_US * 8 / 10) fail_msg("the wait ended %lld us after its deadline", (long long)(el_us - 150000));
     if (l->fair) {
         assert_int_equal(count_where(f, p_fair_release), 1);
         expect_fair_release(&f->calls[f->ncalls - 1].cmd[0], 0, l, "cancel");
@@ -3499,6 +3535,37 @@ static void test_native_release(void **state)
     dl_lease_free(l);
 }
 
+/* A lease granted after waiting: the release script, which deletes and wakes
+ * the next waiter in one round trip (the native pair would find the waiters
+ * and need the wake script after it); where scripting is denied, the pair. */
+static void test_native_release_contended(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "c", "tok-c", 1500);
+    dl_error_t err;
+    int released = -1;
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELEX | DL_CAP_SET_IFEQ | DL_CAP_SCRIPTING;
+    l->contended = 1;
+    assert_true(dl_lock_native(&f->t, l));
+    assert_false(dl_lock_release_native(&f->t, l));
+    push_ok(f, RP_INT(1));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 1);
+    assert_int_equal(f->calls[0].n, 1);
+    expect_release(&f->calls[0].cmd[0], 0, l);
+
+    f->caps = DL_CAP_KNOWN | DL_CAP_DELEX | DL_CAP_SET_IFEQ;   /* scripting denied */
+    assert_true(dl_lock_release_native(&f->t, l));
+    push_ok(f, RP_INT(1), RP_INT(0));
+    assert_int_equal(dl_lock_release(&f->t, l, &released, &err), DL_OK);
+    assert_int_equal(released, 1);
+    assert_int_equal(f->ncalls, 2);
+    expect_cmd(&f->calls[1].cmd[0], 4, S("DELEX"), S("lock:c"), S("IFEQ"), S("tok-c"));
+    dl_lease_free(l);
+}
+
 static void test_native_not_used(void **state)
 {
     fake_t *f = *state;
@@ -4000,6 +4067,7 @@ int main(void)
         T(test_fair_deadline_ends_block_at_client),
         T(test_acquire_cancel_noscript_falls_back_to_eval),
         T(test_acquire_sub_ms_wait_sleeps_without_blpop),
+        T(test_acquire_wait_spent_by_first_set),
         T(test_acquire_interrupted_cancels),
         T(test_acquire_blpop_refused_falls_back_to_polling),
         T(test_acquire_polling_capped_by_pttl_and_time_left),
@@ -4040,6 +4108,7 @@ int main(void)
         T(test_deferred_release_ex_and_obs_facts),
         T(test_deferred_release_ex_abandoned_in_child),
         T(test_native_release),
+        T(test_native_release_contended),
         T(test_native_not_used),
         T(test_native_refresh),
         T(test_native_delex),

@@ -66,6 +66,24 @@ static dl_status_t held_by(const dl_transport_t *t, const dl_lease_t *lease, con
 }
 
 /*
+ * The reply of one SET key token NX PX ttl [GET] attempt: with GET (the
+ * server takes NX and GET together, DL_CAP_SET_GET) nil means granted and a
+ * value tells who holds the name (held_by); without GET, OK means granted and
+ * nil not. Anything else is the server's error or an unexpected reply.
+ */
+static dl_status_t read_set_reply(const dl_transport_t *t, const dl_lease_t *lease, const dl_reply_t *r,
+                                  int with_get, int *acquired, dl_error_t *err)
+{
+    if (with_get) {
+        *acquired = r->type == DL_REPLY_NIL;
+        return *acquired ? DL_OK : held_by(t, lease, r, err);
+    }
+    *acquired = r->type == DL_REPLY_STATUS;
+    if (*acquired || r->type == DL_REPLY_NIL) return DL_OK;
+    return r->type == DL_REPLY_ERROR ? dl_server_error(t, r, "SET", err) : dl_unexpected(t, "SET", err);
+}
+
+/*
  * One attempt by SET key token NX PX ttl: the uncontended fast path (tryLock).
  * With min_replicas, WAIT goes in the same round trip. Where the server takes
  * NX and GET together (DL_CAP_SET_GET), GET rides along: nil means granted,
@@ -91,17 +109,10 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiti
     if (dl_replicas_wanted(lease)) cmds[n++] = dl_replicas_wait_cmd(&w, lease);
     memset(r, 0, sizeof(r));
     st = dl_call_timed(t, n, cmds, r, DL_RETRY_NEVER, dl_replicas_extra_us(lease), err);
-    if (st == DL_OK && with_get) {
-        *acquired = r[0].type == DL_REPLY_NIL;
-        if (!*acquired) st = held_by(t, lease, &r[0], err);
-    } else if (st == DL_OK) {
-        if (r[0].type == DL_REPLY_STATUS) *acquired = 1;
-        else if (r[0].type == DL_REPLY_NIL) *acquired = 0;
-        else st = r[0].type == DL_REPLY_ERROR ? dl_server_error(t, &r[0], "SET", err) : dl_unexpected(t, "SET", err);
-        if (st == DL_OK && !*acquired && !waiting && !dl_scripting_denied(t)) {
-            long long ignored;
-            st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &ignored, err);
-        }
+    if (st == DL_OK) st = read_set_reply(t, lease, &r[0], with_get, acquired, err);
+    if (st == DL_OK && !with_get && !*acquired && !waiting && !dl_scripting_denied(t)) {
+        long long ignored;
+        st = dl_script_run_int(t, &DL_STATUS_SCRIPT, lease, 0, DL_RETRY_ON_DROP, &ignored, err);
     }
     if (st == DL_OK && *acquired && n == 2) st = check_replicated(t, lease, &r[1], acquired, err);
     dl_reply_free(&r[0]);
@@ -156,14 +167,7 @@ static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease
             if (r[3].element[i].type == DL_REPLY_ERROR) st = dl_server_error(t, &r[3].element[i], cmds[1 + i].argv[0], err);
         }
         if (st == DL_OK && r[3].type != DL_REPLY_ARRAY) st = dl_unexpected(t, "EXEC", err);
-        if (st == DL_OK && with_get) {
-            *acquired = r[4].type == DL_REPLY_NIL;
-            if (!*acquired) st = held_by(t, lease, &r[4], err);
-        } else if (st == DL_OK) {
-            if (r[4].type == DL_REPLY_STATUS) *acquired = 1;
-            else if (r[4].type == DL_REPLY_NIL) *acquired = 0;
-            else st = r[4].type == DL_REPLY_ERROR ? dl_server_error(t, &r[4], "SET", err) : dl_unexpected(t, "SET", err);
-        }
+        if (st == DL_OK) st = read_set_reply(t, lease, &r[4], with_get, acquired, err);
         if (st == DL_OK && !*acquired) *holder_pttl_ms = r[5].type == DL_REPLY_INTEGER ? r[5].integer : -1;
     }
     for (i = 0; i < 6; i++) dl_reply_free(&r[i]);
@@ -774,7 +778,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             dl_clock_sleep_us(sleep_us);
         }
     }
-    if (res->acquired) lease->pid = dl_proc_pid();
+    if (res->acquired) {
+        lease->pid = dl_proc_pid();
+        lease->contended = res->contended > 0;
+    }
     res->waited_us = (dl_clock_now_ns() - start_ns) / 1000;
     return st;
 }

@@ -89,6 +89,9 @@ typedef struct dl_lease {
     int64_t ttl_ms;           /* lease length of the last grant or refresh */
     int64_t valid_until_ns;   /* monotonic: send time of the grant/refresh + ttl (Redlock: less the drift, dl_quorum.h) */
     pid_t pid;                /* process that acquired (or restored) it */
+    /* Set by dl_lock_acquire: granted after an attempt found the name taken, so
+     * others likely wait for it still (dl_lock_release_native). */
+    int contended;
 } dl_lease_t;
 
 /*

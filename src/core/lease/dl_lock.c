@@ -47,6 +47,11 @@ int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease)
     return dl_primitive_of(lease)->plain && (caps_of(t) & DL_CAP_NATIVE_CAD);
 }
 
+int dl_lock_release_native(const dl_transport_t *t, const dl_lease_t *lease)
+{
+    return dl_lock_native(t, lease) && (!lease->contended || dl_scripting_denied(t));
+}
+
 int dl_lock_native_set(const dl_transport_t *t, const dl_lease_t *lease)
 {
     return dl_primitive_of(lease)->plain && (caps_of(t) & DL_CAP_SET_IFEQ);
@@ -165,7 +170,7 @@ static dl_status_t release_native(const dl_transport_t *t, const dl_lease_t *lea
 dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, int *released, dl_error_t *err)
 {
     const dl_script_t *s = dl_script_release_for(lease);
-    int retried = 0, waiters = 0, native = dl_lock_native(t, lease);
+    int retried = 0, waiters = 0, native = dl_lock_release_native(t, lease);
     long long v = 0;
     dl_reply_t r;
     dl_status_t st = DL_OK;
@@ -178,7 +183,7 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
              * the other native command if the server has it, else the script,
              * on this connection from now on. */
             forget_native(t, refused);
-            native = dl_lock_native(t, lease);
+            native = dl_lock_release_native(t, lease);
             retried = 0;
             continue;
         }

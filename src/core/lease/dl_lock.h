@@ -148,6 +148,16 @@ dl_status_t dl_lock_release_deferred_ex(const dl_transport_t *t, const dl_lease_
  */
 int dl_lock_native(const dl_transport_t *t, const dl_lease_t *lease);
 
+/*
+ * 1 when dl_lock_release of lease on t runs the native pair: dl_lock_native,
+ * unless the lease was granted after waiting (lease->contended) and scripting
+ * is allowed. Under contention the pair finds waiters and the wake script
+ * follows, a second round trip, where the release script deletes and wakes in
+ * one (bench/results-native.md: 5 round trips per hand-over against 4).
+ * tests/model/mutex.pml -DMIXED checks both releases meeting on one name.
+ */
+int dl_lock_release_native(const dl_transport_t *t, const dl_lease_t *lease);
+
 /* 1 when refreshes of lease on t use SET ... IFEQ ... PX (Redis >= 8.4, Valkey >= 8.1). */
 int dl_lock_native_set(const dl_transport_t *t, const dl_lease_t *lease);
 

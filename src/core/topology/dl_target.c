@@ -487,7 +487,7 @@ dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms,
 
 int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)
 {
-    return !REDLOCK(tg) && dl_lock_native(&tg->single, lease);
+    return !REDLOCK(tg) && dl_lock_release_native(&tg->single, lease);
 }
 
 int dl_target_node_of(const dl_target_t *tg, const dl_lease_t *lease, char *buf, size_t size)
