@@ -162,7 +162,7 @@ debian_root_suite() {
     # shellcheck disable=SC2086
     chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
         DISTLOCK_CACHE_DIR=/var/cache/distlock-test DISTLOCK_LOG_DIR=/logs/inside \
-        DISTLOCK_TEST_JOBS="${DISTLOCK_TEST_JOBS:-2}" $ROOT_INSIDE_ENV \
+        DISTLOCK_TEST_JOBS="${DISTLOCK_TEST_JOBS:-}" $ROOT_INSIDE_ENV \
         bash -c 'cd /distlock && bash tests/lib/root-inside.sh' >"$DISTLOCK_LOG_DIR/inside.txt" 2>&1
     rc=$?
     cat "$DISTLOCK_LOG_DIR/inside.txt"

@@ -49,15 +49,23 @@ clean_phpt_outputs() {
 
 # run_phpt NAME RESULTS LOG TIMEOUT [run-tests options]: runs the suite with
 # the extension loaded (php -n: no php.ini); the exit status lands in PHPT_RC.
+# DISTLOCK_TEST_JOBS tests at a time (default 4: most tests wait on the
+# server or a child, and the cores idle 80-95 % of a run at 2), handed out in
+# a shuffled order (run-tests' --shuffle, which also hands them out 4 at a
+# time: without it each worker takes a sorted run of ~30, and the run lasts as
+# long as the run holding the stalled-server tests); DISTLOCK_PHPT_SHUFFLE=0
+# keeps the sorted order. The log lists the tests that took over
+# DISTLOCK_PHPT_SLOW_MS (default 4000) ms.
 run_phpt() {
-    local name=$1 results=$2 log=$3 limit=$4
+    local name=$1 results=$2 log=$3 limit=$4 shuffle=
     shift 4
+    [ "${DISTLOCK_PHPT_SHUFFLE:-1}" = 1 ] && shuffle=--shuffle
     clean_phpt_outputs
     : >"$results"
     PHPT_RC=0
     timeout --kill-after=30 "$limit" "$PHP" -n "$RUN_TESTS" -q --show-diff --no-color --no-progress \
         -n -d "extension=$DISTLOCK_SO" \
-        "-j${DISTLOCK_TEST_JOBS:-2}" -W "$results" "$@" "$PHPT_DIR" >"$log" 2>&1 || PHPT_RC=$?
+        "-j${DISTLOCK_TEST_JOBS:-4}" $shuffle --show-slow ${DISTLOCK_PHPT_SLOW_MS:-4000} -W "$results" "$@" "$PHPT_DIR" >"$log" 2>&1 || PHPT_RC=$?
     if [ "$PHPT_RC" = 124 ] || [ "$PHPT_RC" = 137 ]; then
         note "$name: run-tests.php timed out after $limit s"
     fi

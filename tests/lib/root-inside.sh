@@ -68,9 +68,11 @@ if [ "${ROOT_TLS:-0}" = 1 ]; then
         suite_fail "build on PHP $PHPV: no TLS compiled in (php --ri distlock), though hiredis_ssl and libssl-dev are in the root"
         tls_phpt=1
     fi
+    # Its own build and unit run would repeat the two above (same hiredis, TLS
+    # compiled in, the unit Makefile finds hiredis_ssl by pkg-config).
     run_sub tls "TLS (PHP $PHPV, packaged hiredis $(pkg-config --modversion hiredis) with hiredis_ssl, Redis $REDISV)" tests/tls/run.sh \
         DISTLOCK_TLS_HIREDIS=system DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES" DISTLOCK_TLS_PHPT=$tls_phpt \
-        DISTLOCK_TEST_CFLAGS="-g -O2 -Wall -Wextra $(php_isystem "php-config$ROOT_PHP_SERIES")"
+        DISTLOCK_TLS_SO="$DISTLOCK_SO" DISTLOCK_TLS_UNIT=0
 fi
 run_sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
 suite_end

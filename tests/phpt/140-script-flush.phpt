@@ -1,5 +1,5 @@
 --TEST--
-Release after SCRIPT FLUSH falls back to EVAL (0 failed releases); the script cache stays flat
+Release after SCRIPT FLUSH falls back to EVAL (0 failed releases); the script cache stays flat (on a server of its own: the count must not see other tests' scripts, and its flushes must not touch theirs)
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -7,45 +7,47 @@ distlock
 --FILE--
 <?php
 require __DIR__ . '/inc/proc.inc';
+$port = start_test_redis('140');
+$raw = RawConn::tcp('127.0.0.1', $port);
+function raw140(string ...$args) { global $raw; return $raw->cmd(...$args); }
 $prefix = 'phpt_140:';
-raw_redis_del_prefix($prefix);
-$dl = new DistLock(test_uri(), ['prefix' => $prefix]);
+$dl = new DistLock("redis://127.0.0.1:$port", ['prefix' => $prefix]);
 
 function cached_scripts(): int {
-    preg_match('/number_of_cached_scripts:(\d+)/', raw_redis('INFO', 'memory'), $m);
+    preg_match('/number_of_cached_scripts:(\d+)/', raw140('INFO', 'memory'), $m);
     return (int)$m[1];
 }
 
 // the single case
 $l = $dl->lock('one', 30, 1);
-var_dump(raw_redis('SCRIPT', 'FLUSH'));
-var_dump($l->release(), raw_redis('EXISTS', $prefix . 'one'));
+var_dump(raw140('SCRIPT', 'FLUSH'));
+var_dump($l->release(), raw140('EXISTS', $prefix . 'one'));
 
 // 50 locks, a flush before each release (and one between acquire and refresh)
 $failed = 0; $left = 0; $refreshFailed = 0;
 for ($i = 0; $i < 50; $i++) {
     $l = $dl->lock("n:$i", 30, 1);
-    raw_redis('SCRIPT', 'FLUSH');
+    raw140('SCRIPT', 'FLUSH');
     if ($i % 5 === 0) {
         $refreshFailed += (int)!$l->refresh(20);
-        $pttl = raw_redis('PTTL', $prefix . "n:$i");
+        $pttl = raw140('PTTL', $prefix . "n:$i");
         $refreshFailed += (int)!($pttl > 10000 && $pttl <= 20000);
-        raw_redis('SCRIPT', 'FLUSH');
+        raw140('SCRIPT', 'FLUSH');
     }
     $failed += (int)!$l->release();
-    $left += raw_redis('EXISTS', $prefix . "n:$i");
+    $left += raw140('EXISTS', $prefix . "n:$i");
 }
 echo "failed releases: $failed, failed refreshes: $refreshFailed, keys left: $left\n";
 
 // flushed while held by a handle that is only destroyed: scoped release still works
 $l = $dl->lock('scoped', 30, 1);
-raw_redis('SCRIPT', 'FLUSH');
+raw140('SCRIPT', 'FLUSH');
 unset($l);                 // deferred: the NOSCRIPT reply is read by the next command, which re-sends it by EVAL
 $dl->isLocked('scoped');
-echo "scoped release after flush, key left: ", raw_redis('EXISTS', $prefix . 'scoped'), "\n";
+echo "scoped release after flush, key left: ", raw140('EXISTS', $prefix . 'scoped'), "\n";
 
 // the cache does not grow with the number of locks, names or tokens
-raw_redis('SCRIPT', 'FLUSH');
+raw140('SCRIPT', 'FLUSH');
 for ($i = 0; $i < 200; $i++) {
     $l = $dl->tryLock("cycle:" . ($i % 7) . "'\"]]", 30);
     if ($l === null) { echo "not acquired $i\n"; continue; }
@@ -55,12 +57,12 @@ for ($i = 0; $i < 200; $i++) {
 $n = cached_scripts();
 // at most the extension's own scripts (src/core/lease/dl_scripts.h has 7), however many names and tokens
 echo "cached scripts after 200 cycles: ", ($n <= 7 ? 'at most 7' : $n), "\n";
-echo "keys left: ", count(raw_redis('KEYS', $prefix . '*')), "\n";
+echo "keys left: ", count(raw140('KEYS', $prefix . '*')), "\n";
 ?>
 --CLEAN--
 <?php
-require __DIR__ . '/inc/redis.inc';
-raw_redis_del_prefix('phpt_140:');
+require __DIR__ . '/inc/proc.inc';
+stop_test_redis_all('140');
 ?>
 --EXPECT--
 string(2) "OK"

@@ -25,12 +25,28 @@ var_dump($dl->isLocked('warm-up'));
 $l = (new DistLock($uri, ['prefix' => $prefix]))->tryLock('warm-up', 10);
 var_dump($l->release());
 
+/* Returns once the server no longer answers a PING within 20 ms: DEBUG SLEEP has
+ * begun (a fixed pause is not enough on a loaded machine: the server may not have
+ * read the DEBUG SLEEP yet, and the acquire would be answered at once). The
+ * returned probe owes one PONG, read after the server wakes. */
+function await_asleep(int $port) {
+    $probe = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2.0);
+    $deadline = microtime(true) + 10;
+    while (microtime(true) < $deadline) {
+        fwrite($probe, "PING\r\n");
+        $r = [$probe]; $w = $e = null;
+        if (stream_select($r, $w, $e, 0, 20000) === 0) return $probe;
+        fgets($probe);                    // +PONG: not asleep yet
+    }
+    throw new RuntimeException('the server never fell asleep');
+}
+
 /* Makes the server sleep $s seconds (DEBUG SLEEP from another connection) and acquires meanwhile. */
 function trial(DistLock $dl, string $name, float $s, bool $useTryLock): array {
     global $prefix, $raw, $port;
     $pauser = RawConn::tcp('127.0.0.1', $port);
     $pauser->send('DEBUG', 'SLEEP', (string)$s);
-    usleep(30000);                        // the server is asleep now
+    $probe = await_asleep($port);
     try {
         $l = $useTryLock ? $dl->tryLock($name, 10) : $dl->lock($name, 10, 0.05);
         $result = $l === null ? 'null' : 'LOCK';
@@ -40,6 +56,8 @@ function trial(DistLock $dl, string $name, float $s, bool $useTryLock): array {
         $result = get_class($e) . ': ' . $e->getMessage();
     }
     $pauser->read();                      // the server is awake again
+    fgets($probe);
+    fclose($probe);
     usleep(20000);
     $pttl = $raw->cmd('PTTL', $prefix . $name);
     $raw->cmd('DEL', $prefix . $name);

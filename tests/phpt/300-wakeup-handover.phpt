@@ -57,7 +57,11 @@ echo "waited about 2 s: ", var_export($el >= 1.95 && $el < 2.0 + 1.5 * $slow, tr
 // deadline (it carries no attempt behind it: it may be cut at the deadline);
 // the blocked connection is dropped there and the leave (the cancel script)
 // runs on a new one, which does not ask HELLO again (same server)
-echo "requests sent by the waiter: ", implode(' ', proxy_commands($proxy)), "\n";
+// (the cancel is EVALSHA, or EVAL where it was written unawaited because the
+// call's bound had closed: seen under emulation, arm64 at a 14x slowdown)
+$cmds = proxy_commands($proxy);
+$last = array_pop($cmds);
+echo "requests sent by the waiter: ", implode(' ', $cmds), ' ', in_array($last, ['EVALSHA', 'EVAL'], true) ? '<cancel script>' : $last, "\n";
 proxy_stop($proxy);
 $l->release();
 echo "left behind: ", json_encode($raw->cmd('KEYS', $p . 'r*')), "\n";
@@ -74,5 +78,5 @@ exit=0 exit=0 exit=0 exit=0 exit=0
 median hand-over under 20 ms (polling libraries: 10-250 ms): true
 exit=0
 waited about 2 s: true
-requests sent by the waiter: HELLO EVALSHA SET EVALSHA BLPOP EVALSHA
+requests sent by the waiter: HELLO EVALSHA SET EVALSHA BLPOP <cancel script>
 left behind: []

@@ -21,8 +21,11 @@ function blocked_clients(RawConn $raw): int {
     return (int)$m[1];
 }
 
-foreach ([false, true] as $fair) {
-    $name = $fair ? 'f' : 'd';
+/* One try: A (through the proxy) and B block on $name; the path to A stalls as
+ * the release wakes A; returns [both blocked, A's exit, B's exit, B's lateness
+ * after A's deadline in s]. */
+function attempt(bool $fair, string $name): array {
+    global $uri, $p, $raw, $slow, $proxy, $at;
     $holder = new DistLock($uri, ['prefix' => $p, 'fair' => $fair]);
     $l = $holder->lock($name, 30);
     // A waits through the proxy; it blocks first, so the release wakes A first.
@@ -55,18 +58,36 @@ foreach ([false, true] as $fair) {
     proxy_mode($proxy, 'hold');
     $releasedAt = lc_now();
     $l->release();
-    echo $fair ? 'fair' : 'default', ": both blocked: ", var_export($okA !== null && $okB !== null, true),
-        "; A gave up: ", wait_child($a), "; B got it: ", wait_child($b);
+    $exitA = wait_child($a);
+    $exitB = wait_child($b);
     // (Under valgrind the release may come after A's deadline: then from the release.)
     $aDeadline = max($aStart + $aWait, $releasedAt);
     $late = (float)file_get_contents($at) - $aDeadline;
-    // Passed on by A's cancel at its deadline. Without it, B would wake only
-    // when its own BLPOP ends (2 s after it blocked) or by A's read timeout.
-    echo "; B got it within 0.5 s of A's deadline: ", var_export($late < 0.5 * $slow, true), "\n";
-    if ($late >= 0.5 * $slow) printf("  B was %.3f s after A's deadline\n", $late);
     proxy_mode($proxy, 'release');
     @unlink($at);
+    return [$okA !== null && $okB !== null, $exitA, $exitB, $late];
 }
+
+$retried = false;
+foreach ([false, true] as $fair) {
+    // Passed on by A's cancel at its deadline. Without it, B would wake only
+    // when its own BLPOP ends (2 s after it blocked) or by A's read timeout.
+    // A's cancel passes it on at once when it is done within its grace (5 ms
+    // after the deadline); on a loaded machine it may not be, and is written
+    // unawaited: B then waits out its block, as documented. Up to 3 tries: a
+    // pass-on that does not exist fails all three.
+    for ($try = 1; $try <= 3; $try++) {
+        [$blocked, $exitA, $exitB, $late] = attempt($fair, ($fair ? 'f' : 'd') . $try);
+        if ($late < 0.5 * $slow) break;
+        $retried = true;
+    }
+    echo $fair ? 'fair' : 'default', ": both blocked: ", var_export($blocked, true),
+        "; A gave up: ", $exitA, "; B got it: ", $exitB;
+    echo "; B got it within 0.5 s of A's deadline: ", var_export($late < 0.5 * $slow, true), "\n";
+    if ($late >= 0.5 * $slow) printf("  B was %.3f s after A's deadline (3 tries)\n", $late);
+}
+// A cancel written late (a retried try) leaves a wake token until its TTL (2 s).
+if ($retried) lc_wait_until(fn() => $raw->cmd('KEYS', $p . '*') === [], 3 * $slow);
 usleep(100000);
 echo "keys left: ", json_encode($raw->cmd('KEYS', $p . '*')), "\n";
 proxy_stop($proxy);

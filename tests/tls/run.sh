@@ -11,6 +11,9 @@
 #   4. throw-away certificates (tests/tls/certs.sh) and three redis-servers
 #      with a TLS port and a plain port: main (tls-auth-clients no), mtls
 #      (tls-auth-clients yes), expired (its certificate has expired);
+#      (DISTLOCK_TLS_SO=<a TLS build> and DISTLOCK_TLS_UNIT=0: a root's suite,
+#      tests/lib/root-inside.sh, built the same configuration with -Werror and
+#      ran the unit tests with TLS compiled in already: 2 and 3 are not redone);
 #   5. the whole phpt suite (tests/phpt) with the TLS build (not with
 #      DISTLOCK_TLS_PHPT=0: tests/lib/root-inside.sh ran it already on a build
 #      of the same configuration, TLS compiled in), then the TLS tests
@@ -82,16 +85,24 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-section "distlock against hiredis $HIREDIS_DEB_VERSION (scratch build in $SCRATCH)"
-TLS_SO="$SCRATCH/modules/distlock.so"
-if build_ext "$SCRATCH" "$DISTLOCK_LOG_DIR/tls" "tls build" $([ "$HIREDIS_PREFIX" = /usr ] || echo "--with-hiredis=$HIREDIS_PREFIX"); then
-    suite_pass "tls build: distlock.so against hiredis $HIREDIS_DEB_VERSION, no compiler warnings"
+if [ -n "${DISTLOCK_TLS_SO:-}" ]; then
+    # A root's suite (tests/lib/root-inside.sh) built this configuration
+    # already, with -Werror, against the same system hiredis with hiredis_ssl.
+    section "distlock against hiredis $HIREDIS_DEB_VERSION (the caller's build: $DISTLOCK_TLS_SO)"
+    TLS_SO=$DISTLOCK_TLS_SO
+else
+    section "distlock against hiredis $HIREDIS_DEB_VERSION (scratch build in $SCRATCH)"
+    TLS_SO="$SCRATCH/modules/distlock.so"
+    if build_ext "$SCRATCH" "$DISTLOCK_LOG_DIR/tls" "tls build" $([ "$HIREDIS_PREFIX" = /usr ] || echo "--with-hiredis=$HIREDIS_PREFIX"); then
+        suite_pass "tls build: distlock.so against hiredis $HIREDIS_DEB_VERSION, no compiler warnings"
+    fi
 fi
 if [ ! -f "$TLS_SO" ]; then
     suite_fail "tls: no TLS build: nothing else can run"
     suite_end
 fi
-grep -E '^checking (for the hiredis version|whether distlock speaks TLS)' "$DISTLOCK_LOG_DIR/tls-configure.log" | sed 's/^/  configure: /'
+[ -f "$DISTLOCK_LOG_DIR/tls-configure.log" ] &&
+    grep -E '^checking (for the hiredis version|whether distlock speaks TLS)' "$DISTLOCK_LOG_DIR/tls-configure.log" | sed 's/^/  configure: /'
 ri=$("$PHP" -n -d "extension=$TLS_SO" --ri distlock 2>&1)
 if grep -qx 'TLS support => yes' <<<"$ri" && grep -qE '^hiredis version => 1\.2\.[0-9]+$' <<<"$ri"; then
     suite_pass "tls build: php --ri distlock says TLS support => yes, $(grep '^hiredis version' <<<"$ri")"
@@ -102,6 +113,9 @@ fi
 note "$(grep '^TLS library' <<<"$ri" || true)"
 
 # ---------------------------------------------------------------------------
+if [ "${DISTLOCK_TLS_UNIT:-1}" = 0 ]; then
+    note "C unit tests: run by the caller against this hiredis, TLS compiled in (DISTLOCK_TLS_UNIT=0)"
+else
 section "C unit tests against hiredis $HIREDIS_DEB_VERSION"
 mkdir -p "$DISTLOCK_LOG_DIR/unit"
 BUILD="$DISTLOCK_LOG_DIR/unit-build" HIREDIS_PREFIX="$HIREDIS_PREFIX" DISTLOCK_LOG_DIR="$DISTLOCK_LOG_DIR/unit" \
@@ -114,6 +128,7 @@ if [ -n "$unit_totals" ]; then
     suite_count "$up" "$uf"
 else
     suite_fail "C unit tests against hiredis $HIREDIS_DEB_VERSION: no totals (log $DISTLOCK_LOG_DIR/unit/output.txt)"
+fi
 fi
 
 # ---------------------------------------------------------------------------

@@ -698,9 +698,10 @@ static void test_lock_cycle_binary_and_noscript(void **state)
         assert_int_equal(res.acquired, 0);
         /* The plain SET, one script attempt, then one BLPOP covering the 20 ms
          * (the script cache was empty: EVAL after NOSCRIPT); it times out and
-         * the waiter gives up. */
-        assert_int_equal(res.attempts, 2);
-        assert_int_equal(res.contended, 2);
+         * the waiter gives up. On a loaded machine the BLPOP may end before the
+         * deadline has passed, and the carried attempt behind it counts: 3. */
+        assert_true(res.attempts == 2 || res.attempts == 3);
+        assert_int_equal(res.contended, res.attempts);
         assert_true(res.waited_us >= 20000 && res.waited_us < 500000);
         {
             dl_reply_t z;

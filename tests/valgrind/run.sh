@@ -24,7 +24,8 @@ done >"$supp"
 # run-tests' valgrind line is -q --tool=memcheck --trace-children=yes; report
 # definite and indirect leaks as errors (they land in the .mem file: a LEAK).
 export VALGRIND_OPTS="--leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --num-callers=30 --suppressions=$supp --trace-children-skip=*/redis-server,*/redis-cli,*/redis-benchmark"
-run_phpt valgrind "$results" "$log" 2700 -m
+# Memcheck keeps a core busy per test: as many at a time as there are cores.
+DISTLOCK_TEST_JOBS=${DISTLOCK_TEST_JOBS:-2} run_phpt valgrind "$results" "$log" 2700 -m
 unset VALGRIND_OPTS
 bad=()
 noise=0
