@@ -19,7 +19,17 @@ $uri = "redis://127.0.0.1:$port";
 $raw = RawConn::tcp('127.0.0.1', $port);
 $prefix = 'phpt_161:';
 $dl = new DistLock($uri, ['prefix' => $prefix, 'timeout' => 0.1]);
-var_dump($dl->isLocked('warm-up'));
+/* The 0.1 s instance connects (HELLO) and caches its scripts before the
+ * trials, so that each trial's timeout falls on the acquire itself. On a
+ * loaded machine (the busy suite: two CPU hogs) a first call on a fresh server
+ * may not fit in 0.1 s; that is the machine, not what this test examines, so
+ * this setup call alone is tried again (each failure drops the connection). */
+function within_tries(callable $fn, int $tries = 20) {
+    for ($t = 1; ; $t++) {
+        try { return $fn(); } catch (DistLock\ConnectionException $e) { if ($t >= $tries) throw $e; usleep(50000); }
+    }
+}
+var_dump(within_tries(fn() => $dl->isLocked('warm-up')));
 // the release script cached by an instance with the default timeout: 0.1 s bounds
 // a whole call (issue 27.3), and under valgrind a release's NOSCRIPT + EVAL may not fit
 $l = (new DistLock($uri, ['prefix' => $prefix]))->tryLock('warm-up', 10);
@@ -76,9 +86,16 @@ for ($i = 0; $i < 20; $i++) {
     $results[$r] = ($results[$r] ?? 0) + 1;
     $noTtl += (int)($pttl === -1);
     $left[$cache] += (int)($pttl !== -2);
-    // the instance works again right away
-    $l = $dl->tryLock("after:$i", 10);
-    $afterwards += (int)($l !== null && $l->release());
+    // the instance works again: its next call reconnects (tried again only
+    // when that reconnect does not fit in 0.1 s on a loaded machine; a broken
+    // instance fails every try)
+    $l = within_tries(fn() => $dl->tryLock("after:$i", 10), 5);
+    try {
+        $released = $l !== null && $l->release();
+    } catch (DistLock\ConnectionException $e) {   // sent, its reply late: the server has run it by now
+        $released = $raw->cmd('EXISTS', $prefix . "after:$i") === 0;
+    }
+    $afterwards += (int)$released;
 }
 ksort($results);
 foreach ($results as $r => $n) { echo "$r: $n\n"; }
