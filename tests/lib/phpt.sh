@@ -16,17 +16,23 @@ find_run_tests() {
 RUN_TESTS=$(find_run_tests || true)
 # run-tests.php runs a failed test a second time when its code calls usleep(),
 # hrtime() and the like or its output says "timed out", and reports a pass on
-# that retry as WARNED. This suite counts WARNED as failed anyway, and the
-# first attempt's diff is what explains a failure: the suites run a copy with
-# the retry turned off (the same file otherwise; the original if its retry
-# line ever changes shape).
+# that retry as WARNED. That blanket retry would hide a flaky test, so the
+# suites run a copy of run-tests.php in which only a test that declares it
+# retries: a --FLAKY-- section, with its reason (php-src's convention); its pass
+# on the retry is counted as passed and named in the summary (count_phpt:
+# "RETRIED:"). The copy also seeds its --shuffle from DISTLOCK_PHPT_SEED, so a
+# shuffled order can be replayed (run_phpt prints the seed). The original is
+# used if either line ever changes shape (then no test retries, and the order
+# cannot be replayed).
 if [ -n "$RUN_TESTS" ]; then
-    _no_retry="$DISTLOCK_LOG_DIR/run-tests-no-retry.php"
-    sed 's/if (!\$passed && !\$retried && error_may_be_retried(/if (false \&\& !$passed \&\& !$retried \&\& error_may_be_retried(/' \
-        "$RUN_TESTS" >"$_no_retry" 2>/dev/null || true
-    if grep -q 'if (false && !$passed && !$retried && error_may_be_retried(' "$_no_retry" 2>/dev/null; then
+    _patched="$DISTLOCK_LOG_DIR/run-tests-distlock.php"
+    sed -e 's/if (!\$passed && !\$retried && error_may_be_retried(\$test, \$output)) {/if (!$passed \&\& !$retried \&\& $test->hasSection('"'FLAKY'"')) {/' \
+        -e 's/^\( *\)shuffle(\$test_files);/\1mt_srand((int) getenv('"'DISTLOCK_PHPT_SEED'"')); shuffle($test_files);/' \
+        "$RUN_TESTS" >"$_patched" 2>/dev/null || true
+    if grep -q "if (!\$passed && !\$retried && \$test->hasSection('FLAKY')) {" "$_patched" 2>/dev/null &&
+       grep -q "mt_srand((int) getenv('DISTLOCK_PHPT_SEED')); shuffle(\$test_files);" "$_patched"; then
         RUN_TESTS_SOURCE=$RUN_TESTS
-        RUN_TESTS=$_no_retry
+        RUN_TESTS=$_patched
     fi
 fi
 # phpt_use_dir DIR: the directory run_phpt runs (default tests/phpt; tests/tls for the TLS tests).
@@ -59,13 +65,17 @@ clean_phpt_outputs() {
 run_phpt() {
     local name=$1 results=$2 log=$3 limit=$4 shuffle=
     shift 4
-    [ "${DISTLOCK_PHPT_SHUFFLE:-1}" = 1 ] && shuffle=--shuffle
+    if [ "${DISTLOCK_PHPT_SHUFFLE:-1}" = 1 ]; then
+        shuffle=--shuffle
+        export DISTLOCK_PHPT_SEED=${DISTLOCK_PHPT_SEED:-$((RANDOM * 32768 + RANDOM))}
+        note "$name: shuffled with seed $DISTLOCK_PHPT_SEED (the same order again: DISTLOCK_PHPT_SEED=$DISTLOCK_PHPT_SEED)"
+    fi
     clean_phpt_outputs
     : >"$results"
     PHPT_RC=0
     timeout --kill-after=30 "$limit" "$PHP" -n "$RUN_TESTS" -q --show-diff --no-color --no-progress \
         -n -d "extension=$DISTLOCK_SO" \
-        "-j${DISTLOCK_TEST_JOBS:-4}" $shuffle --show-slow ${DISTLOCK_PHPT_SLOW_MS:-4000} -W "$results" "$@" "$PHPT_DIR" >"$log" 2>&1 || PHPT_RC=$?
+        "-j${DISTLOCK_TEST_JOBS:-4}" $shuffle --show-slow ${DISTLOCK_PHPT_SLOW_MS:-4000} -W "$results" "$@" ${PHPT_DIR:+"$PHPT_DIR"} >"$log" 2>&1 || PHPT_RC=$?
     if [ "$PHPT_RC" = 124 ] || [ "$PHPT_RC" = 137 ]; then
         note "$name: run-tests.php timed out after $limit s"
     fi
@@ -85,17 +95,28 @@ results_with() { awk -F'\t' -v re="^($2)\$" '$1 ~ re { print $2 }' "$1"; }
 # LEAKED, SKIPPED and a test without a result fail (the servers are up, so a
 # green run means every test ran). Shows the log when anything failed.
 count_phpt() {
-    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t
-    pass=$(results_with "$results" 'PASSED' | wc -l)
+    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t retried
+    # A WARNED test that declares --FLAKY-- passed on its one retry (the only
+    # retry the patched run-tests.php makes): a pass, named.
+    retried=$(results_with "$results" 'WARNED' | while read -r t; do grep -q '^--FLAKY--' "$t" 2>/dev/null && echo "$t"; done)
+    pass=$(( $(results_with "$results" 'PASSED' | wc -l) + $(grep -c . <<<"$retried") ))
     xfail=$(results_with "$results" 'XFAILED' | wc -l)
-    bad=$(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l)
+    bad=$(( $(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l) - $(grep -c . <<<"$retried") ))
     skip=$(results_with "$results" 'SKIPPED' | wc -l)
     lost=$((n - $(wc -l <"$results")))
     [ "$lost" -lt 0 ] && lost=0
     note "$label: $pass passed, $bad failed/warned/borked, $skip skipped, $xfail expected-fail, $lost without a result (exit $PHPT_RC)"
     suite_count $((pass + xfail)) $((bad + skip + lost))
     while IFS=$'\t' read -r r t; do
-        case "$r" in PASSED|XFAILED) ;; *) echo "FAIL: $label: ${t#"$PWD/"} ($r)" ;; esac
+        case "$r" in
+            PASSED|XFAILED) ;;
+            WARNED) if grep -qxF "$t" <<<"$retried"; then
+                        echo "RETRIED: $label: ${t#"$PWD/"} passed on its retry (--FLAKY--: $(sed -n '/^--FLAKY--$/{n;p;q}' "$t"))"
+                    else
+                        echo "FAIL: $label: ${t#"$PWD/"} ($r)"
+                    fi ;;
+            *) echo "FAIL: $label: ${t#"$PWD/"} ($r)" ;;
+        esac
     done <"$results"
     if [ "$skip" -gt 0 ]; then
         echo "skipped phpt tests (a skip fails the run: the test servers are up):"
