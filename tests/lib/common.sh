@@ -221,8 +221,13 @@ ensure_packages() {
         note "not root: cannot apt-get install ${missing[*]}"
         return 1
     fi
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } \
-        >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
+    # One install at a time: suites run side by side (scripts/test's lanes),
+    # and a second apt-get would fail at once on dpkg's lock.
+    (
+        flock -w 900 9 || { echo "timed out waiting for $DISTLOCK_CACHE_DIR/apt-install.lock"; exit 1; }
+        apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+            -o DPkg::Lock::Timeout=600 "${missing[@]}"
+    ) 9>"$DISTLOCK_CACHE_DIR/apt-install.lock" >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
     [ -n "$PHP" ] || PHP=$(command -v php || true)
     php_ini_setup   # a new PHP or a new extension: the ini again
 }
