@@ -8,7 +8,12 @@ posix
 --FILE--
 <?php
 require __DIR__ . '/inc/proc.inc';
+require_once __DIR__ . '/inc/lifecycle.inc';
 $uri = test_uri();
+// The killed waiters' and holders' times, scaled by the measured slowdown (at
+// most 4: valgrind's, or a loaded machine's): under memcheck a fork copies
+// valgrind's shadow memory, and five forks in a row could outlast a 1 s wait.
+$slow = min(4.0, lc_slow());
 $p = 'phpt_417:';
 raw_redis_del_prefix($p);
 $opt = ['prefix' => $p, 'fencing' => true];
@@ -46,33 +51,35 @@ $all = $mutex->lockAll(['m:a', 'm:b', 'm:c'], 5);
 var_dump($other->tryLockAll(['m:c', 'm:d'], 5));
 $mutex->releaseAll($all);
 
-// 2. Killed waiters: a child waits on a held name and is SIGKILLed while it waits.
+// 2. Killed waiters: a child waits on a held name and is SIGKILLed while it
+// waits, each 0.3 s (scaled) after its fork, well within its 1 s (scaled) wait.
+$w = 1.0 * $slow;
 $waits = [
-    'mutex' => fn() => (new DistLock($uri, $opt))->lock('kw:mutex', 1, 1.0),
-    'fair' => fn() => (new DistLock($uri, $opt + ['fair' => true]))->lock('kw:fair', 1, 1.0),
-    'exclusive' => fn() => (new DistLock($uri, $opt))->lockExclusive('kw:rw', 1, 1.0),
-    'shared' => fn() => (new DistLock($uri, $opt))->lockShared('kw:rw2', 1, 1.0),
-    'permits' => fn() => (new DistLock($uri, $opt))->acquirePermits('kw:sem', 1, 1, 1, 1.0),
+    'mutex' => fn() => (new DistLock($uri, $opt))->lock('kw:mutex', 1, $w),
+    'fair' => fn() => (new DistLock($uri, $opt + ['fair' => true]))->lock('kw:fair', 1, $w),
+    'exclusive' => fn() => (new DistLock($uri, $opt))->lockExclusive('kw:rw', 1, $w),
+    'shared' => fn() => (new DistLock($uri, $opt))->lockShared('kw:rw2', 1, $w),
+    'permits' => fn() => (new DistLock($uri, $opt))->acquirePermits('kw:sem', 1, 1, 1, $w),
 ];
 $holds = [$mutex->lock('kw:mutex', 5), $fair->lock('kw:fair', 5), $mutex->lockShared('kw:rw', 5),
     $mutex->lockExclusive('kw:rw2', 5), $mutex->acquirePermits('kw:sem', 1, 1, 5)];
-$pids = [];
-foreach ($waits as $kind => $fn) $pids[$kind] = fork_child(function () use ($fn) { $fn(); return 3; });
-usleep(300000);
-foreach ($pids as $kind => $pid) {
+foreach ($waits as $kind => $fn) {
+    $pid = fork_child(function () use ($fn) { $fn(); return 3; });
+    usleep((int)(300000 * $slow));
     posix_kill($pid, SIGKILL);
     echo "waiter $kind: ", wait_child($pid), "\n";
 }
 foreach ($holds as $h) $h->release();
 
-// 3. Killed holders: a child takes a lease (TTL 1 s) and is SIGKILLed holding it.
+// 3. Killed holders: a child takes a lease (TTL 1 s, scaled) and is SIGKILLed holding it.
+$t = (int)ceil($slow);
 $takes = [
-    'mutex' => fn() => (new DistLock($uri, $opt))->lock('kh:mutex', 1)->detach(),
-    'fair' => fn() => (new DistLock($uri, $opt + ['fair' => true]))->lock('kh:fair', 1)->detach(),
-    'exclusive' => fn() => (new DistLock($uri, $opt))->lockExclusive('kh:rw', 1)->detach(),
-    'shared' => fn() => (new DistLock($uri, $opt))->lockShared('kh:rw2', 1)->detach(),
-    'permits' => fn() => (new DistLock($uri, $opt))->acquirePermits('kh:sem', 3, 2, 1)->detach(),
-    'multi' => fn() => array_map(fn($l) => $l->detach(), (new DistLock($uri, $opt))->lockAll(['kh:a', 'kh:b'], 1)),
+    'mutex' => fn() => (new DistLock($uri, $opt))->lock('kh:mutex', $t)->detach(),
+    'fair' => fn() => (new DistLock($uri, $opt + ['fair' => true]))->lock('kh:fair', $t)->detach(),
+    'exclusive' => fn() => (new DistLock($uri, $opt))->lockExclusive('kh:rw', $t)->detach(),
+    'shared' => fn() => (new DistLock($uri, $opt))->lockShared('kh:rw2', $t)->detach(),
+    'permits' => fn() => (new DistLock($uri, $opt))->acquirePermits('kh:sem', 3, 2, $t)->detach(),
+    'multi' => fn() => array_map(fn($l) => $l->detach(), (new DistLock($uri, $opt))->lockAll(['kh:a', 'kh:b'], $t)),
 ];
 foreach ($takes as $kind => $fn) {
     $pid = fork_child(function () use ($fn) { $fn(); posix_kill(getmypid(), SIGKILL); return 3; });
