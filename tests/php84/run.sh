@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/php84/run.sh — the extension on PHP 8.4, as Debian 13 ("trixie")
 # ships it, with trixie's hiredis 1.2, Redis 8.0 and Valkey 8.1: a trixie root
-# (tests/lib/debian-root.sh: made once with debootstrap, a cached tarball),
+# (tests/lib/debian-root.sh: made once with mmdebstrap, a cached tarball),
 # and inside it the -Werror build, the C unit tests, the phpt suite against
 # Redis 8.0 and against Valkey 8.1, the TLS suite with the packaged hiredis
 # 1.2 (hiredis_ssl) and the php-fpm suite — the same suite scripts as on PHP

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/php85/run.sh — the extension on PHP 8.5, the current PHP, as Debian
 # ships it (php8.5 is in experimental): a sid root with experimental added
-# (tests/lib/debian-root.sh: made once with debootstrap, a cached tarball
+# (tests/lib/debian-root.sh: made once with mmdebstrap, a cached tarball
 # keyed by the php8.5 source version and ROOT_VERSION), and inside it the
 # -Werror build (PHP's headers through -isystem: 8.5's zend_operators.h warns
 # under -Wextra), the C unit tests on sid's toolchain, the phpt suite against
