@@ -95,13 +95,17 @@ results_with() { awk -F'\t' -v re="^($2)\$" '$1 ~ re { print $2 }' "$1"; }
 # LEAKED, SKIPPED and a test without a result fail (the servers are up, so a
 # green run means every test ran). Shows the log when anything failed.
 count_phpt() {
-    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t retried
-    # A WARNED test that declares --FLAKY-- passed on its one retry (the only
-    # retry the patched run-tests.php makes): a pass, named.
-    retried=$(results_with "$results" 'WARNED' | while read -r t; do grep -q '^--FLAKY--' "$t" 2>/dev/null && echo "$t"; done)
-    pass=$(( $(results_with "$results" 'PASSED' | wc -l) + $(grep -c . <<<"$retried") ))
+    local label=$1 results=$2 log=$3 n=$4 pass xfail bad skip lost r t retried nretried
+    # A WARNED test that declares --FLAKY-- and whose log line says it passed
+    # on its retry (the only retry the patched run-tests.php makes): a pass,
+    # named. Any other WARN (a SKIPIF's "warn", an XFAIL that passes) fails.
+    retried=$(results_with "$results" 'WARNED' | while read -r t; do
+        grep -q '^--FLAKY--' "$t" 2>/dev/null && grep -F "[$t]" "$log" | grep -qF "(warn: Test passed on retry attempt)" && echo "$t"
+    done)
+    nretried=$(grep -c . <<<"$retried" || true)
+    pass=$(( $(results_with "$results" 'PASSED' | wc -l) + nretried ))
     xfail=$(results_with "$results" 'XFAILED' | wc -l)
-    bad=$(( $(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l) - $(grep -c . <<<"$retried") ))
+    bad=$(( $(results_with "$results" 'FAILED|WARNED|BORKED|LEAKED|XLEAKED' | wc -l) - nretried ))
     skip=$(results_with "$results" 'SKIPPED' | wc -l)
     lost=$((n - $(wc -l <"$results")))
     [ "$lost" -lt 0 ] && lost=0
