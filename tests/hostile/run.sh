@@ -149,6 +149,7 @@ sub_suite_start() {
 sub_suite_end() {
     local scen=$1 name=$2 dir="$DISTLOCK_LOG_DIR/$1-$2" rc=0 totals p f
     wait "${SUB_PID[$scen-$name]}" || rc=$?
+    unset "SUB_PID[$scen-$name]"   # reaped: on_exit must not signal its (reusable) pid
     totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$dir/output.txt" | tail -n 1)
     read -r p _ f _ <<<"${totals//,/}"
     if [ -n "$totals" ] && [ "$rc" = 0 ] && [ "${f:-1}" = 0 ] && [ "${p:-0}" -gt 0 ]; then

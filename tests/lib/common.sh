@@ -225,8 +225,9 @@ ensure_packages() {
     # and a second apt-get would fail at once on dpkg's lock.
     (
         flock -w 900 9 || { echo "timed out waiting for $DISTLOCK_CACHE_DIR/apt-install.lock"; exit 1; }
-        apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-            -o DPkg::Lock::Timeout=600 "${missing[@]}"
+        # (the lock's descriptor is not passed on: a daemon a postinst starts would keep it)
+        apt-get update 9>&- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+            -o DPkg::Lock::Timeout=600 "${missing[@]}" 9>&-
     ) 9>"$DISTLOCK_CACHE_DIR/apt-install.lock" >>"$DISTLOCK_LOG_DIR/apt.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/apt.log" --tail; return 1; }
     [ -n "$PHP" ] || PHP=$(command -v php || true)
     php_ini_setup   # a new PHP or a new extension: the ini again
