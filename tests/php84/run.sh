@@ -10,7 +10,7 @@ set -uo pipefail
 source tests/lib/common.sh
 source tests/lib/debian-root.sh
 
-ROOT_VERSION=1   # bump when ROOT_PACKAGES changes: a new tarball is made
+ROOT_VERSION=2   # bump when ROOT_PACKAGES or how the root is made changes: a new tarball is made (2: mmdebstrap)
 ROOT_LABEL=php84 ROOT_SUITE=trixie ROOT_EXTRA=
 ROOT_PACKAGES="php8.4-dev php8.4-cli php8.4-fpm libhiredis-dev redis-server valkey-server nginx-light apache2-utils
 curl libcmocka-dev libssl-dev openssl pkg-config build-essential procps ca-certificates"

@@ -14,7 +14,7 @@ set -uo pipefail
 source tests/lib/common.sh
 source tests/lib/debian-root.sh
 
-ROOT_VERSION=1   # bump when ROOT_PACKAGES changes: a new tarball is made
+ROOT_VERSION=2   # bump when ROOT_PACKAGES or how the root is made changes: a new tarball is made (2: mmdebstrap)
 ROOT_LABEL=php85 ROOT_SUITE=sid ROOT_EXTRA=experimental
 ROOT_PACKAGES="php8.5-dev php8.5-cli php8.5-fpm redis-server valkey-server libhiredis-dev nginx-light apache2-utils
 curl libcmocka-dev libssl-dev openssl pkg-config build-essential procps ca-certificates"
