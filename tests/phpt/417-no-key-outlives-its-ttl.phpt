@@ -61,8 +61,10 @@ $waits = [
     'shared' => fn() => (new DistLock($uri, $opt))->lockShared('kw:rw2', 1, $w),
     'permits' => fn() => (new DistLock($uri, $opt))->acquirePermits('kw:sem', 1, 1, 1, $w),
 ];
-$holds = [$mutex->lock('kw:mutex', 5), $fair->lock('kw:fair', 5), $mutex->lockShared('kw:rw', 5),
-    $mutex->lockExclusive('kw:rw2', 5), $mutex->acquirePermits('kw:sem', 1, 1, 5)];
+// Held until the five waiters are killed, one after another (about 1.5 s, scaled).
+$h = (int)ceil(5 * $slow);
+$holds = [$mutex->lock('kw:mutex', $h), $fair->lock('kw:fair', $h), $mutex->lockShared('kw:rw', $h),
+    $mutex->lockExclusive('kw:rw2', $h), $mutex->acquirePermits('kw:sem', 1, 1, $h)];
 foreach ($waits as $kind => $fn) {
     $pid = fork_child(function () use ($fn) { $fn(); return 3; });
     usleep((int)(300000 * $slow));
