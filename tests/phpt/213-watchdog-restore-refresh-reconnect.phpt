@@ -19,28 +19,33 @@ $base = lc_own_ports();
 $wd = new DistLock(test_uri(), ['prefix' => $prefix, 'watchdog' => true, 'ttl' => 0.6]);
 $wd->isLocked('x');                          // the PHP side's connection
 $phpSide = lc_ext_ports($base);
-$k = $wd->lock('survivor', 0.9);
-usleep(500000);                              // renewed once at least: the watchdog has connected
+// The lease must outlive a reconnect of the watchdog's thread: its ttl and the
+// waits scale by the measured slowdown (a 0.9 s lease loses to a starved
+// thread on a loaded machine: seen beside a lane's cold builds).
+$ttl = 0.9 * $slow;
+$k = $wd->lock('survivor', $ttl);
+usleep((int)(500000 * $slow));               // renewed once at least: the watchdog has connected
 $wdConn = array_values(array_diff(lc_ext_ports($base), $phpSide));
 echo "PHP side: ", count($phpSide), ", watchdog: ", count($wdConn), "\n";
 $e = client_entry($wdConn[0]);
 // EVALSHA, or EVAL right after a SCRIPT FLUSH (another test may flush meanwhile)
 echo "watchdog renews with a script: ", var_export(in_array($e['cmd'] ?? '-', ['evalsha', 'eval'], true), true), "\n";
 echo "killed: ", raw_redis('CLIENT', 'KILL', 'ID', $e['id']), "\n";
-usleep(1500000);                             // several renewals later
+usleep((int)(1500000 * $slow));              // several renewals later
 [$holds, $pttl] = lc_key_state($prefix . 'survivor', $k->token());
-echo "survived: ", var_export($holds && $pttl > 0 && $pttl <= 900, true), "\n";
+echo "survived: ", var_export($holds && $pttl > 0 && $pttl <= (int)ceil($ttl * 1000), true), "\n";
 $now = array_values(array_diff(lc_ext_ports($base), $phpSide));
 echo "watchdog reconnected: ", var_export(count($now) === 1 && $now !== $wdConn, true), "\n";
 echo "PHP side untouched: ", var_export(array_values(array_intersect(lc_ext_ports($base), $phpSide)) === $phpSide, true), "\n";
 var_dump($k->release());
 
 // 2. restore(): a lease of another owner (here: set raw, 0.6 s) adopted by a watchdog instance
-raw_redis('SET', $prefix . 'adopted', 'token-of-a-worker', 'PX', 600);
+$adoptMs = (int)(600 * $slow);
+raw_redis('SET', $prefix . 'adopted', 'token-of-a-worker', 'PX', $adoptMs);
 $adopted = $wd->restore('adopted', 'token-of-a-worker');
-usleep(1500000);
+usleep((int)(1500000 * $slow));
 [$holds, $pttl] = lc_key_state($prefix . 'adopted', 'token-of-a-worker');
-echo "adopted lease renewed: ", var_export($holds && $pttl > 0 && $pttl <= 600, true), "\n";
+echo "adopted lease renewed: ", var_export($holds && $pttl > 0 && $pttl <= $adoptMs, true), "\n";
 var_dump($adopted->release(), raw_redis('EXISTS', $prefix . 'adopted'));
 
 // 3. refresh(ttl) on a watchdog lease: the renewals use the new ttl
