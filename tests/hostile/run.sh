@@ -155,7 +155,8 @@ sub_suite_end() {
     if [ -n "$totals" ] && [ "$rc" = 0 ] && [ "${f:-1}" = 0 ] && [ "${p:-0}" -gt 0 ]; then
         suite_pass "hostile $scen: $name: $totals ($((SECONDS - SUB_T0[$scen-$name])) s)"
     else
-        grep -E '^FAIL: ' "$dir/output.txt" | head -n 20 | sed 's/^/  | /'
+        # the failures and the logs they quote ("  | "), so that a CI log shows why
+        grep -E '^(FAIL: |  \| )' "$dir/output.txt" | head -n 60 | sed 's/^/  | /'
         suite_fail "hostile $scen: $name: ${totals:-no closing line} (exit $rc; log $dir/output.txt)"
     fi
 }
