@@ -270,7 +270,9 @@ namespace {
          * @return int how many handles were released (release() would have returned true)
          * @throws \DistLock\ConnectionException on network errors (every handle is kept:
          *   a later release, its destruction or the request's end tries again); after a
-         *   timeout or a lost reply its message says the outcome is unknown (as Lock::release())
+         *   timeout or a lost reply its message says the outcome is unknown (as Lock::release(),
+         *   and as there, a releaseAll() again counts a handle whose key it finds gone while
+         *   the lease is valid as released)
          * @throws \TypeError for an element that is not a DistLock\Lock
          * @throws \ValueError for a handle of another DistLock instance
          */
@@ -544,7 +546,10 @@ namespace DistLock {
          *   release was written but its answer never came (a timeout, a lost connection) the
          *   outcome is unknown and the message says so: the server may have released the
          *   lease or not; it ends by its TTL at the latest, isAcquired() or status() tells,
-         *   and release() again ends it if it is still held
+         *   and release() again ends it if it is still held. A release() again (or
+         *   releaseAll(), or isAcquired()) that finds the key gone while the lease is still
+         *   valid returns true and counts it released: it cannot have expired, so the failed
+         *   release ran (docs/decisions.md, "A release whose answer never came")
          */
         public function release(): bool {}
 

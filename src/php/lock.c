@@ -138,6 +138,7 @@ static int release_settled_here(php_distlock_lock *l, bool implicit, int *result
     if (!l->active) return 1;
     /* A detached lease is released only explicitly (release()), never by scope or synchronized(). */
     if ((implicit && h->detached) || !usable(l)) {
+        *result = h->done && h->done_released;   /* released by an earlier attempt of ours (lease_status) */
         end_share(l);
         return 1;
     }
@@ -393,7 +394,10 @@ static int64_t lease_status(php_distlock_lock *l)
         return -2;
     }
     if (pttl_ms < 0 && h->lease->pid == dl_proc_pid()) {
-        DISTLOCK_G(stats).lost++;
+        /* Gone while valid after a release that failed on the network: that release ran (dl_lease.h). */
+        h->done_released = dl_lease_gone_by_our_release(h->lease);
+        if (h->done_released) DISTLOCK_G(stats).released++;
+        else DISTLOCK_G(stats).lost++;
         php_distlock_registry_forget(l->owner, h);
     }
     return pttl_ms;

@@ -63,6 +63,8 @@ typedef struct php_distlock_held {
     uint32_t handles;   /* handles that have not released yet */
     uint32_t writers;   /* of them, the exclusive views of a readers-writer lease (php_distlock_lock.exclusive) */
     bool done;          /* released by us, or found lost: no longer ours */
+    bool done_released; /* done, and released by us: a release that failed on the network had run
+                         * (isAcquired() found the key gone while the lease was valid) */
     bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
     int64_t granted_ns;    /* monotonic: when the grant was sent (DistLock\Event::$heldNs); 0: not known */

@@ -1,5 +1,5 @@
 --TEST--
-A release whose answer never came (issue 37.3): on a stalled server (SIGSTOP) Lock::release(), releaseAll() and release($name, $token) throw a ConnectionException that says the outcome is unknown and what the caller can do; once the server resumes, the release it had received has run: isAcquired() and status() tell so, a second release() returns false
+A release whose answer never came (issue 37.3): on a stalled server (SIGSTOP) Lock::release(), releaseAll() and release($name, $token) throw a ConnectionException that says the outcome is unknown and what the caller can do; once the server resumes, the release it had received has run: isAcquired() and status() tell so, and a second release() of the handle returns true (its own release ran while the lease was valid: issue 43, phpt 420); after release($name, $token) the handle, which did not make that call, finds its lease lost
 --EXTENSIONS--
 distlock
 posix
@@ -77,9 +77,9 @@ stop_test_redis_all('312');
 ?>
 --EXPECT--
 Lock::release: ConnectionException, outcome unknown, what to do
-  after the resume: locked=false, isAcquired()=false, release() again=false
+  after the resume: locked=false, isAcquired()=false, release() again=true
 releaseAll: ConnectionException, outcome unknown, what to do
-  after the resume: locked=false, isAcquired()=false, release() again=false
+  after the resume: locked=false, isAcquired()=false, release() again=true
 release(name, token): ConnectionException, outcome unknown, what to do
   after the resume: locked=false, isAcquired()=false, release() again=false
 server gone: ConnectionException

@@ -117,6 +117,11 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease)
     return left > 0 ? left / 1000 : 0;
 }
 
+int dl_lease_gone_by_our_release(const dl_lease_t *lease)
+{
+    return lease->release_unsure && dl_clock_now_ns() < lease->valid_until_ns;
+}
+
 dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
 {
     dl_error_t err;
@@ -133,5 +138,6 @@ dl_lease_t *dl_lease_dup(const dl_lease_t *lease)
     l->fence = lease->fence;
     l->valid_until_ns = lease->valid_until_ns;
     l->pid = lease->pid;
+    l->release_unsure = lease->release_unsure;
     return l;
 }

@@ -92,6 +92,10 @@ typedef struct dl_lease {
     /* Set by dl_lock_acquire: granted after an attempt found the name taken, so
      * others likely wait for it still (dl_lock_release_native). */
     int contended;
+    /* Set by dl_target_release(_many) when a release of it failed on the network:
+     * it may have run (a lost reply, a deferred second attempt), so a later
+     * release that finds the key gone while the lease is valid was ours. */
+    int release_unsure;
 } dl_lease_t;
 
 /*
@@ -106,6 +110,16 @@ void dl_lease_free(dl_lease_t *lease);
 
 /* Microseconds of client-side validity left (0 when past), by the monotonic clock. */
 int64_t dl_lease_validity_us(const dl_lease_t *lease);
+
+/*
+ * 1 when a release of lease failed on the network earlier (release_unsure: it
+ * may have run) and the lease is still valid by the monotonic clock: a key
+ * found gone, or another's, now was removed by that release, since it cannot
+ * have expired and nobody else could have removed it (short of a forced
+ * release). 0 otherwise: past the validity, expiry and our release cannot be
+ * told apart (docs/decisions.md, "Waiting").
+ */
+int dl_lease_gone_by_our_release(const dl_lease_t *lease);
 
 /* A copy of lease (one malloc block), or NULL when out of memory. */
 dl_lease_t *dl_lease_dup(const dl_lease_t *lease);

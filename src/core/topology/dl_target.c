@@ -324,10 +324,40 @@ dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acqui
                        : dl_lock_acquire(&tg->single, lease, opts, res, err));
 }
 
-dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err)
+/*
+ * A release that failed on the network (the caller was told so) may still have
+ * run: its reply was lost, or its second attempt went on without the caller
+ * (dl_script.h, DL_RETRY_ANY) and runs before the next command on that
+ * connection. The lease remembers it (release_unsure), and a later release of
+ * it that finds the key gone, or handed on, while the lease is still valid
+ * counts it as released: the key cannot have expired, and nobody else could
+ * have removed it, so the earlier attempt did. This is dl_lock_release's rule
+ * for its own second attempt (docs/decisions.md, "Waiting"), carried across
+ * calls: without it, a release() retried after a ConnectionException reported
+ * the lease lost when the first one's deferred attempt had ended it.
+ */
+static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
+{
+    if (st == DL_OK) {
+        if (!*released && dl_lease_gone_by_our_release(lease)) *released = 1;
+    } else if (dl_status_is_transport_failure(st) || st == DL_ERR_QUORUM) {
+        /* written, outcome unknown (a refused connect wrote nothing: DL_ERR_CONNECT);
+         * Redlock: the masters that answered may have released */
+        lease->release_unsure = 1;
+    }
+}
+
+static dl_status_t release_one(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err)
 {
     BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_release(&tg->quorum, lease, released, err)
                        : dl_lock_release(&tg->single, lease, released, err));
+}
+
+dl_status_t dl_target_release(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err)
+{
+    dl_status_t st = release_one(tg, lease, released, err);
+    release_outcome(lease, st, released);
+    return st;
 }
 
 dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done)
@@ -388,13 +418,22 @@ static int multi_releasable(dl_target_t *tg, size_t n, dl_lease_t *const *leases
     return one_node(tg, n, leases);
 }
 
-dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
-                                   dl_error_t *err)
+static dl_status_t release_batch(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                 dl_error_t *err)
 {
     if (REDLOCK(tg)) BOUNDED(tg, 0, dl_quorum_release_many(&tg->quorum, n, leases, released, err));
     /* A multi-lock's names (or the request end's mutexes) on one node: one script, not one each. */
     if (multi_releasable(tg, n, leases)) BOUNDED(tg, 0, dl_multi_release(&tg->single, n, leases, released, err));
     BOUNDED(tg, 0, dl_lock_release_many(&tg->single, n, leases, released, err));
+}
+
+dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *released,
+                                   dl_error_t *err)
+{
+    dl_status_t st = release_batch(tg, n, leases, released, err);
+    size_t i;
+    for (i = 0; i < n; i++) release_outcome(leases[i], st, &released[i]);
+    return st;
 }
 
 dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)

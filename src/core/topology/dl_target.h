@@ -90,7 +90,12 @@ void dl_target_config_free(dl_target_config_t *cfg);
 
 dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acquire_opts_t *opts,
                               dl_acquire_result_t *res, dl_error_t *err);
-dl_status_t dl_target_release(dl_target_t *tg, const dl_lease_t *lease, int *released, dl_error_t *err);
+/* Releases lease (dl_lock_release; Redlock: dl_quorum_release): *released 1 when
+ * it was ours, 0 when lost. A transport failure returned here marks the lease
+ * release_unsure, and a later release of it that finds the key gone while the
+ * lease is still valid sets *released 1 (the failed call's attempt removed it;
+ * dl_target.c). The same for dl_target_release_many, per lease. */
+dl_status_t dl_target_release(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err);
 /* Redlock: done synchronously (a round over N masters is not deferred); errors count as lost. */
 dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease, dl_release_done_fn done);
 /* The same, telling done(arg, ...) exactly once (dl_lock_release_deferred_ex; Redlock: endpoint NULL). */
