@@ -51,6 +51,15 @@ $a->isLocked('p');
 $b->isLocked('p');
 $withTwo = lc_ext_ports($base);
 echo "two live instances: ", count($withTwo), " connections\n";
+if (count($withTwo) !== 3) {
+    // Once (PHP 8.5, Valkey 9.1, a loaded machine) 7 were seen, 4 of them gone before the
+    // next count and unknown to CLIENT LIST by then; not reproduced since. What each one is:
+    foreach ($withTwo as $port) {
+        $e = client_entry($port);
+        echo "  127.0.0.1:$port: ", $e === null ? 'not a client of the server'
+            : "id={$e['id']} age={$e['age']} idle={$e['idle']} cmd={$e['cmd']} name={$e['name']} lib-name=" . ($e['lib-name'] ?? '-'), "\n";
+    }
+}
 unset($a, $b);
 $a = new DistLock(test_uri(), ['prefix' => $prefix, 'persistent' => true]);
 $b = new DistLock(test_uri(), ['prefix' => $prefix, 'persistent' => true]);
