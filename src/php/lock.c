@@ -244,11 +244,7 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
     if (st == DL_OK && dl_target_native(l->owner->target, h->lease)) DISTLOCK_G(stats).native_releases++;
     if (st != DL_OK) {
         if (!quiet) {
-            /* Keep the handle: a later release(), the destructor or request end retries.
-             * No more renewals: the release may have run (a renewal would then find the
-             * lease gone and call it lost), and if it did not, the lease ends by its TTL
-             * at the latest, as the exception says. */
-            php_distlock_held_unwatch(h);
+            /* Keep the handle: a later release(), the destructor or request end retries. */
             php_distlock_throw_release(&err);
             return -1;
         }
@@ -351,10 +347,8 @@ zend_long php_distlock_lock_release_many(php_distlock_client *c, php_distlock_lo
         leases[m++] = locks[i]->held->lease;
     }
     if (m > 0 && dl_target_release_many(c->target, m, leases, released, &err) != DL_OK) {
-        /* Keep the handles: a later release, the destructors or request end retry;
-         * no more renewals (as lock_release's failure). */
+        /* Keep the handles: a later release, the destructors or request end retry. */
         for (i = 0; i < m; i++) {
-            php_distlock_held_unwatch(sent[i]->held);
             sent[i]->active = true;
             if (outcome) outcome[sent_at[i]] = "error";
         }

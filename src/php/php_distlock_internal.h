@@ -232,9 +232,6 @@ void php_distlock_held_release_ref(php_distlock_held *h);
 /* Marks held as no longer ours (and stops its renewals) without touching Redis. */
 void php_distlock_held_done(php_distlock_held *h);
 
-/* Stops the watchdog's renewals of held (what it did is told first); held stays ours. */
-void php_distlock_held_unwatch(php_distlock_held *h);
-
 /* True when the watchdog found held lost; marks it done and forgets it. */
 bool php_distlock_held_lost(php_distlock_client *c, php_distlock_held *h);
 

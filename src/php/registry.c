@@ -47,19 +47,14 @@ void php_distlock_held_release_ref(php_distlock_held *h)
     }
 }
 
-void php_distlock_held_unwatch(php_distlock_held *h)
+void php_distlock_held_done(php_distlock_held *h)
 {
+    h->done = true;
     if (h->wd) {
         php_distlock_obs_harvest(h);   /* what the watchdog did before: told after the fact */
         dl_watchdog_remove(h->wd);
         h->wd = NULL;
     }
-}
-
-void php_distlock_held_done(php_distlock_held *h)
-{
-    h->done = true;
-    php_distlock_held_unwatch(h);
 }
 
 static void held_table_dtor(zval *zv)
@@ -140,7 +135,11 @@ void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h)
 {
     if (h->done || h->detached) return;
     h->detached = true;
-    php_distlock_held_unwatch(h);
+    if (h->wd) {
+        php_distlock_obs_harvest(h);
+        dl_watchdog_remove(h->wd);
+        h->wd = NULL;
+    }
     unlist(c, h);
 }
 
