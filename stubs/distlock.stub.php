@@ -547,9 +547,10 @@ namespace DistLock {
          *   outcome is unknown and the message says so: the server may have released the
          *   lease or not; it ends by its TTL at the latest, isAcquired() or status() tells,
          *   and release() again ends it if it is still held. A release() again (or
-         *   releaseAll(), or isAcquired()) that finds the key gone while the lease is still
-         *   valid returns true and counts it released: it cannot have expired, so the failed
-         *   release ran (docs/decisions.md, "A release whose answer never came")
+         *   releaseAll()) that finds the key gone while the lease is still valid returns true
+         *   and counts it released (an isAcquired() then returns false and counts it released
+         *   too): it cannot have expired, so the failed release ran (docs/decisions.md,
+         *   "After a release whose answer never came")
          */
         public function release(): bool {}
 

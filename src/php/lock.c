@@ -138,7 +138,8 @@ static int release_settled_here(php_distlock_lock *l, bool implicit, int *result
     if (!l->active) return 1;
     /* A detached lease is released only explicitly (release()), never by scope or synchronized(). */
     if ((implicit && h->detached) || !usable(l)) {
-        *result = h->done && h->done_released;   /* released by an earlier attempt of ours (lease_status) */
+        /* released by an earlier attempt of ours (lease_status); never in another process */
+        *result = h->done && h->done_released && h->lease->pid == dl_proc_pid();
         end_share(l);
         return 1;
     }

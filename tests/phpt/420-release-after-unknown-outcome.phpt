@@ -1,9 +1,14 @@
 --TEST--
-A release whose reply was lost had run: release(), releaseAll() (a multi-lock's script and a pipeline of kinds) and isAcquired() afterwards call the lease released by us (true, stats "released"), not lost, while it is valid; past its validity, or without an earlier failed release, a key found gone is lost
+A release whose reply was lost had run: release(), releaseAll() (a multi-lock's script and a pipeline of kinds) isAcquired() and a deferred release at destruction afterwards call the lease released by us (true, stats "released"), not lost, while it is valid; past its validity, or without an earlier failed release, a key found gone is lost
 --EXTENSIONS--
 distlock
 --SKIPIF--
-<?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
+<?php
+require __DIR__ . '/inc/skipif.inc';
+require __DIR__ . '/inc/proc.inc';
+if (!function_exists('pcntl_fork')) die('skip pcntl');
+if (redis_server_bin() === null) die('skip redis-server not found');
+?>
 --INI--
 max_execution_time=0
 --FILE--
@@ -70,7 +75,20 @@ echo "past validity: ", $lostReply(fn () => $h->release()), "\n";
 usleep((int)(($ttl + 0.2) * 1e6));
 echo "  again: ", var_export($h->release(), true), "; ", $delta($st), "\n";
 
-// 5. no failed release before: a key deleted by another (DEL) is lost, not ours
+// 5. the handle destroyed after the failed release, with defer_release on: its release is
+// written without waiting, and its reply, read before the next command, finds the key gone
+$e = new DistLock("redis://127.0.0.1:{$proxy['port']}",
+    ['prefix' => $p, 'timeout' => 0.3 * lc_slow(), 'watchdog' => false, 'defer_release' => true]);
+$e->lock('warm', 30)->release();
+$h = $e->lock('dropped', 30);
+$st = $d->stats();
+echo "destroyed: ", $lostReply(fn () => $h->release()), "\n";
+$e->isLocked('warm');      // connected again: the destruction's release is written on it, not sent synchronously
+unset($h);
+$e->isLocked('dropped');   // reads the deferred release's reply
+echo "  the deferred release: ", $delta($st), "\n";
+
+// 6. no failed release before: a key deleted by another (DEL) is lost, not ours
 $h = $d->lock('other', 30);
 $raw->cmd('DEL', $p . 'other');
 $st = $d->stats();
@@ -95,4 +113,6 @@ isAcquired() path: ConnectionException, outcome unknown
   isAcquired(): false, release(): true; released +1, lost +0
 past validity: ConnectionException, outcome unknown
   again: false; released +0, lost +1
+destroyed: ConnectionException, outcome unknown
+  the deferred release: released +1, lost +0
 deleted by another: false; released +0, lost +1

@@ -2831,6 +2831,19 @@ static void test_refresh(void **state)
     assert_int_equal(l->valid_until_ns, old_until);
     assert_int_equal(f->ncalls, 4);
 
+    /* A shorter ttl whose answer never came may have landed: the validity shrinks
+     * to it (a key found gone after it must not count as removed by our release). */
+    push_fail(f, DL_ERR_TIMEOUT, "t3");
+    push_fail(f, DL_ERR_TIMEOUT, "t4");
+    before = dl_clock_now_ns();
+    assert_int_equal(dl_lock_refresh(&f->t, l, 100, &extended, &err), DL_ERR_TIMEOUT);
+    after = dl_clock_now_ns();
+    assert_int_equal(extended, 0);
+    assert_int_equal(l->ttl_ms, 4000);
+    assert_true(l->valid_until_ns >= before + 100LL * 1000000);
+    assert_true(l->valid_until_ns <= after + 100LL * 1000000);
+    old_until = l->valid_until_ns;
+
     push_ok(f, RP_ERR("ERR invalid expire time"));
     assert_int_equal(dl_lock_refresh(&f->t, l, 9000, &extended, &err), DL_ERR_SERVER);
     assert_int_equal(extended, 0);

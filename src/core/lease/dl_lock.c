@@ -297,7 +297,8 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
         return;
     }
     if (outcome == DL_PENDING_REPLY && r->type == DL_REPLY_INTEGER) {
-        finish(d, r->integer == 1, DL_OK, t->endpoint);
+        /* gone while valid after an earlier release that failed on the network: that one ran (dl_lease.h) */
+        finish(d, r->integer == 1 || dl_lease_gone_by_our_release(d->lease), DL_OK, t->endpoint);
         return;
     }
     if (outcome == DL_PENDING_REPLY && dl_is_kind_error(r)) {
@@ -325,6 +326,7 @@ static void deferred_release_outcome(void *arg, const dl_transport_t *t, dl_pend
     if (st == DL_OK && outcome == DL_PENDING_LOST && !released && dl_clock_now_ns() < d->lease->valid_until_ns) {
         released = 1;
     }
+    if (st == DL_OK && !released && dl_lease_gone_by_our_release(d->lease)) released = 1;
     finish(d, released, st, st == DL_OK ? t->endpoint : NULL);
 }
 
@@ -615,6 +617,10 @@ dl_status_t dl_lock_refresh(const dl_transport_t *t, dl_lease_t *lease, int64_t 
     *extended = st == DL_OK && r == 1;
     if (*extended) {
         lease->ttl_ms = ttl_ms;
+        lease->valid_until_ns = sent_ns + ttl_ms * 1000000;
+    } else if (dl_status_is_transport_failure(st) && sent_ns + ttl_ms * 1000000 < lease->valid_until_ns) {
+        /* A shorter ttl may have landed: the lease is valid only as long as that
+         * (a key found gone after it must not count as removed by our release). */
         lease->valid_until_ns = sent_ns + ttl_ms * 1000000;
     }
     return st;

@@ -342,7 +342,9 @@ static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
         if (!*released && dl_lease_gone_by_our_release(lease)) *released = 1;
     } else if (dl_status_is_transport_failure(st) || st == DL_ERR_QUORUM) {
         /* written, outcome unknown (a refused connect wrote nothing: DL_ERR_CONNECT);
-         * Redlock: the masters that answered may have released */
+         * Redlock: the masters that answered may have released (flagged even when
+         * none was reached: a key found gone then went by a forced release or a
+         * server's data loss, which the rule cannot tell from ours) */
         lease->release_unsure = 1;
     }
 }
@@ -370,6 +372,7 @@ dl_status_t dl_target_release_deferred(dl_target_t *tg, const dl_lease_t *lease,
         bound_begin(tg, 0, &saved);
         st = dl_quorum_release(&tg->quorum, lease, &released, &err);
         dl_call_bound_end(&saved);
+        if (st == DL_OK && !released && dl_lease_gone_by_our_release(lease)) released = 1;
         done(st == DL_OK && released, st);
         return DL_OK;
     }
@@ -387,6 +390,7 @@ dl_status_t dl_target_release_deferred_ex(dl_target_t *tg, const dl_lease_t *lea
         bound_begin(tg, 0, &saved);
         st = dl_quorum_release(&tg->quorum, lease, &released, &err);
         dl_call_bound_end(&saved);
+        if (st == DL_OK && !released && dl_lease_gone_by_our_release(lease)) released = 1;
         done(arg, st == DL_OK && released, st, NULL);
         return DL_OK;
     }
