@@ -144,6 +144,27 @@ class DistLockStore implements Store, LockProvider
         return $this->values->forever($key, $value);
     }
 
+    /**
+     * Laravel 13's Store::touch(): resets the TTL of the value under $key, in
+     * the value store (Laravel's RedisStore: EXPIRE, at least 1 s).
+     *
+     * @param string $key     cache key (without prefix)
+     * @param int    $seconds new TTL, s
+     * @return bool true when the value exists and its TTL was set, else false
+     * @throws \BadMethodCallException when the value store has no touch()
+     *   (Laravel 8 to 12: no caller there; Laravel 13's stores all have it)
+     */
+    public function touch($key, $seconds)
+    {
+        if (! method_exists($this->values, 'touch')) {
+            throw new \BadMethodCallException(sprintf(
+                'The distlock store\'s value store (%s) has no touch(): Laravel 13 adds it to every store',
+                get_class($this->values)
+            ));
+        }
+        return $this->values->touch($key, $seconds);
+    }
+
     public function forget($key)
     {
         return $this->values->forget($key);
@@ -159,7 +180,7 @@ class DistLockStore implements Store, LockProvider
         return $this->values->getPrefix();
     }
 
-    /** Passes other calls (add(), connection(), touch()...) to the value store. */
+    /** Passes other calls (e.g. connection(), lockConnection()) to the value store. */
     public function __call(string $method, array $parameters): mixed
     {
         return $this->values->{$method}(...$parameters);

@@ -128,6 +128,18 @@ class ReadWriteCacheLock extends Lock
         return $this->held() !== null ? $this->owner : null;
     }
 
+    /**
+     * Whether anyone holds the name, writer or readers (DistLock::isLocked()),
+     * as Laravel 13.7's Lock::isLocked() means for its locks; the inherited
+     * one would ask getCurrentOwner(), i.e. "held by this owner".
+     *
+     * @throws \DistLock\ConnectionException
+     */
+    public function isLocked(): bool
+    {
+        return $this->client->isLocked($this->name);
+    }
+
     /** @throws \DistLock\ConnectionException */
     public function isOwnedByCurrentProcess(): bool
     {

@@ -10,7 +10,10 @@ if (getenv('DISTLOCK_SWITCH_LIMITER') === '1') {
 }
 require_once __DIR__ . '/testbench/TestCase.php';
 require_once __DIR__ . '/Feature/AppTestCase.php';
+require_once __DIR__ . '/Feature/PredisRaw.php';
 $laravelTests = getenv('DISTLOCK_LARAVEL_TESTS');
-if ($laravelTests && is_file("$laravelTests/Integration/Queue/QueueTestCase.php")) {
-    require_once "$laravelTests/Integration/Queue/QueueTestCase.php";
+foreach (['Queue/QueueTestCase.php', 'Cache/CacheFunnelTestCase.php'] as $base) {   // (the latter: Laravel 12.5x+)
+    if ($laravelTests && is_file("$laravelTests/Integration/$base")) {
+        require_once "$laravelTests/Integration/$base";
+    }
 }

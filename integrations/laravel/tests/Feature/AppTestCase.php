@@ -8,9 +8,18 @@ use Orchestra\Testbench\TestCase;
 /** Base of the package's own tests: the test app, a raw Redis client, artisan processes. */
 abstract class AppTestCase extends TestCase
 {
-    /** A phpredis client on the test database, without Laravel's prefix. */
-    protected function raw(): \Redis
+    /**
+     * A client on the test database, without Laravel's prefix: phpredis, or
+     * where it is not built (PHP 8.5) Predis behind phpredis's calls (PredisRaw).
+     */
+    protected function raw(): \Redis|PredisRaw
     {
+        if (!extension_loaded('redis')) {
+            return new PredisRaw(new \Predis\Client([
+                'host' => getenv('REDIS_HOST') ?: '127.0.0.1', 'port' => (int) (getenv('REDIS_PORT') ?: 6379),
+                'database' => (int) config('database.redis.default.database'),
+            ]));
+        }
         $r = new \Redis();
         $r->connect(getenv('REDIS_HOST') ?: '127.0.0.1', (int) (getenv('REDIS_PORT') ?: 6379), 2.0);
         $r->select((int) config('database.redis.default.database'));

@@ -6,7 +6,9 @@ return [
     ],
     'migrations' => 'migrations',
     'redis' => [
-        'client' => 'phpredis',
+        // phpredis where it is built (no php8.5-redis in Debian yet: the
+        // PHP 8.5 root runs the tests with REDIS_CLIENT=predis).
+        'client' => env('REDIS_CLIENT', 'phpredis'),
         // phpredis applies this prefix to every key Laravel writes; distlock's
         // store puts it in front of its lock keys too.
         'options' => ['prefix' => env('REDIS_PREFIX', 'dlapp_')],
