@@ -111,7 +111,7 @@ final class DistLockSemaphoreStoreTest extends TestCase
     {
         $resource = self::resource('badttl');
         $stores = [
-            'RedisStore' => new \Symfony\Component\Semaphore\Store\RedisStore(Redis::raw()),
+            'RedisStore' => new \Symfony\Component\Semaphore\Store\RedisStore(Redis::connection()),
             'DistLockSemaphoreStore' => new DistLockSemaphoreStore(Redis::client()),
         ];
         $seen = [];

@@ -92,6 +92,6 @@ final class MixedDeployTest extends TestCase
 
     private static function factory(string $store): LockFactory
     {
-        return new LockFactory($store === 'redisstore' ? new RedisStore(Redis::raw()) : Redis::defaultStore());
+        return new LockFactory($store === 'redisstore' ? new RedisStore(Redis::connection()) : Redis::defaultStore());
     }
 }

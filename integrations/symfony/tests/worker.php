@@ -76,7 +76,7 @@ switch ($op) {
     case 'mixhold':
         [, , $store, $mode, $resource, $seconds] = $argv;
         $lock = (new LockFactory($store === 'redisstore'
-            ? new Symfony\Component\Lock\Store\RedisStore(Redis::raw())
+            ? new Symfony\Component\Lock\Store\RedisStore(Redis::connection())
             : Redis::defaultStore()))->createLock($resource, 30.0, false);
         if (!($mode === 'read' ? $lock->acquireRead() : $lock->acquire())) {
             exit(2);

@@ -63,7 +63,7 @@ final class Kernel extends BaseKernel
     protected function configureContainer(ContainerConfigurator $container): void
     {
         $dev = $this->getEnvironment() === 'dev';
-        $container->extension('framework', [
+        $framework = [
             'secret' => 'distlock-profiler-test',
             'test' => false,
             'http_method_override' => false,
@@ -71,7 +71,13 @@ final class Kernel extends BaseKernel
             'php_errors' => ['log' => true],
             'router' => ['utf8' => true],
             'profiler' => ['enabled' => $dev, 'collect' => true, 'only_exceptions' => false],
-        ]);
+        ];
+        // The Scheduler component installed (the Symfony 8 tests use it) makes
+        // the bundle enable its scheduler, which needs Messenger: not here.
+        if (class_exists(\Symfony\Component\Scheduler\Schedule::class)) {
+            $framework['scheduler'] = ['enabled' => false];
+        }
+        $container->extension('framework', $framework);
         $container->extension('twig', ['strict_variables' => true]);
         if ($dev) {
             $container->extension('web_profiler', ['toolbar' => true, 'intercept_redirects' => false]);

@@ -53,14 +53,39 @@ final class Redis
         return new DistLockStore(self::uri());
     }
 
-    /** A phpredis connection to the same server, to look at keys and counters. */
-    public static function raw(): \Redis
+    /**
+     * A connection to the same server ($uri: another), as symfony's RedisStore
+     * takes one: phpredis, or where it is not built (PHP 8.5) Predis.
+     */
+    public static function connection(?string $uri = null): \Redis|\Predis\Client
     {
-        $p = parse_url(self::uri());
+        $p = parse_url($uri ?? self::uri());
+        if (!extension_loaded('redis')) {
+            return new \Predis\Client(['host' => $p['host'], 'port' => (int) $p['port'], 'timeout' => 2.0]);
+        }
         $r = new \Redis();
         $r->connect($p['host'], (int) $p['port'], 2.0);
 
         return $r;
+    }
+
+    /** connection() with phpredis's calls, to look at keys and counters (PredisRaw over Predis). */
+    public static function raw(?string $uri = null): \Redis|PredisRaw
+    {
+        $c = self::connection($uri);
+
+        return $c instanceof \Redis ? $c : new PredisRaw($c);
+    }
+
+    /** The type of $key as Redis names it ("string", "zset"...), from phpredis's int or Predis's name. */
+    public static function typeName(\Redis|PredisRaw $raw, string $key): string
+    {
+        $t = $raw->type($key);
+        if (is_string($t)) {
+            return $t;
+        }
+        return [\Redis::REDIS_STRING => 'string', \Redis::REDIS_SET => 'set', \Redis::REDIS_LIST => 'list',
+            \Redis::REDIS_ZSET => 'zset', \Redis::REDIS_HASH => 'hash', \Redis::REDIS_STREAM => 'stream'][$t] ?? 'none';
     }
 
     /**

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace DistLock\Symfony\Tests\SymfonySuite;
 
 use DistLock\Symfony\Tests\Support\Redis;
+use DistLock\Symfony\Tests\Support\RedisConnection;
 use Symfony\Component\Lock\PersistingStoreInterface;
 use Symfony\Component\Lock\Tests\Store\AbstractRedisStoreTestCase;
 use Symfony\Component\Lock\Tests\Store\BlockingStoreTestTrait;
@@ -23,17 +24,13 @@ final class DistLockStoreRedisSuiteTest extends AbstractRedisStoreTestCase
 {
     use BlockingStoreTestTrait;
     use SharedLockStoreTestTrait;
+    use RedisConnection;
 
     /** The leases a run before this one left under the same resource names. */
     protected function setUp(): void
     {
         parent::setUp();
         Redis::deleteKeysStartingWith(static::class);
-    }
-
-    protected function getRedisConnection(): \Redis
-    {
-        return Redis::raw();
     }
 
     public function getStore(): PersistingStoreInterface
