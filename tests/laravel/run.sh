@@ -23,7 +23,10 @@
 #     12.x line, taken from its public repository: Packagist's dist leaves tests/
 #     out and no Debian source package has 12.x), also Laravel's own lock tests
 #     (framework-tests.txt) and limiter test from DIR.
-# DISTLOCK_LARAVEL_VERSIONS (default "8 10 12") picks the sections that run.
+#  4. laravel/framework ^9 and ^11 from Composer: every class of the package
+#     loads (tests/lib/load-classes.php); so it does in 1-3 (and on Laravel 13
+#     in tests/php84 and tests/php85: tests/laravel/root.sh).
+# DISTLOCK_LARAVEL_VERSIONS (default "8 9 10 11 12") picks the sections that run.
 # Laravel's tests run with the Testbench stand-in (tests/testbench) and the
 # cache store "redis" switched to the distlock driver. Every test is counted
 # from PHPUnit's JUnit log; a skipped test fails.
@@ -39,7 +42,7 @@ L8_SRC_VER=8.83.26+dfsg-2
 L10_SRC_VER=10.48.29+dfsg-1
 L10_CONSTRAINT=10.50.4
 L12_CONSTRAINT='^12.0'
-: "${DISTLOCK_LARAVEL_VERSIONS:=8 10 12}"
+: "${DISTLOCK_LARAVEL_VERSIONS:=8 9 10 11 12}"
 wants() { case " $DISTLOCK_LARAVEL_VERSIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 # Packages laravel/framework requires that the partial Packagist copy here
 # does not serve; none is on the code paths these tests run (CORS middleware,
@@ -48,83 +51,8 @@ wants() { case " $DISTLOCK_LARAVEL_VERSIONS " in *" $1 "*) return 0 ;; esac; ret
 # ClockInterface).
 UNSERVED='{"fruitcake/php-cors": "*", "league/config": "*", "symfony/polyfill-php85": "*", "symfony/clock": "*"}'
 
-SCRATCHES=()
-cleanup() { stop_redis_all; local d; for d in "${SCRATCHES[@]+"${SCRATCHES[@]}"}"; do rm -rf "$d"; done; }
-trap cleanup EXIT
-
-# app_phpunit NAME APP PHPUNIT_CMD... : one PHPUnit run against the scratch app APP, counted.
-app_phpunit() {
-    local name=$1 app=$2
-    shift 2
-    DISTLOCK_TEST_APP=$app run_phpunit "$name" "$@"
-}
-
-# make_app NAME REQUIRE_JSON EXTRA_JSON: a scratch app with the test app's files and
-# composer.json; Composer runs with the extension loaded (ext-distlock is checked
-# for real). Sets APP to the app's directory; returns non-zero when Composer failed.
-make_app() {
-    local name=$1 dir
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/distlock-laravel-$name.XXXXXX") || return 1
-    SCRATCHES+=("$dir")
-    APP=$dir
-    cp -r "$INTEGRATION/tests/app/." "$dir/"
-    "$PHP" -r '
-        $j = [
-            "name" => "distlock-test/laravel-app", "type" => "project",
-            "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
-            "require" => json_decode($argv[2], true),
-            "autoload" => ["psr-4" => ["App\\" => "app/"]],
-            "minimum-stability" => "stable", "prefer-stable" => true,
-        ];
-        echo json_encode(array_merge_recursive($j, json_decode($argv[3], true)), JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
-        "$INTEGRATION" "$2" "$3" >"$dir/composer.json"
-    (cd "$dir" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
-        >"$DISTLOCK_LOG_DIR/composer-$name.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/composer-$name.log" --tail >&2; return 1; }
-    echo "$dir"
-}
-
-composer_version() { (cd "$1" && composer show "$2" 2>/dev/null | sed -n 's/^versions *: *\* *v\{0,1\}//p'); }
-
-# laravel_tests NAME APP TESTS_DIR PHPUNIT...: Laravel's own lock tests, unmodified.
-laravel_tests() {
-    local name=$1 app=$2 tests=$3
-    shift 3
-    local t
-    for t in $(grep -v '^#' "$INTEGRATION/tests/framework-tests.txt"); do
-        if [ ! -f "$tests/Integration/$t.php" ]; then suite_fail "$name: $t.php is not in the source package"; continue; fi
-        DISTLOCK_LARAVEL_TESTS=$tests app_phpunit "$name-$(basename "$t")" "$app" "$@" \
-            --bootstrap "$INTEGRATION/tests/bootstrap.php" "$tests/Integration/$t.php"
-    done
-}
-
-# limiter_test NAME APP TESTS PHPUNIT_CMD...: Laravel's own tests/Redis/ConcurrentLimiterTest.php,
-# unmodified, with the limiter class switched to distlock's (tests/limiter-switch.php).
-limiter_test() {
-    local name=$1 app=$2 tests=$3
-    shift 3
-    if [ ! -f "$tests/Redis/ConcurrentLimiterTest.php" ]; then
-        suite_fail "$name: Redis/ConcurrentLimiterTest.php is not in the source package"
-        return
-    fi
-    local got
-    got=$("$PHP" -d "extension=$DISTLOCK_SO" -r '
-        require $argv[1]; require $argv[2];
-        echo (new ReflectionClass("Illuminate\\Redis\\Limiters\\ConcurrencyLimiter"))->getName();' \
-        "$app/vendor/autoload.php" "$INTEGRATION/tests/limiter-switch.php" 2>&1)
-    if [ "$got" = 'DistLock\Laravel\Limiters\ConcurrencyLimiter' ]; then
-        suite_pass "$name: with the switch, Laravel's ConcurrencyLimiter is $got"
-    else
-        suite_fail "$name: the limiter switch did not apply (Laravel's ConcurrencyLimiter is: $got)"
-    fi
-    DISTLOCK_SWITCH_LIMITER=1 DISTLOCK_LARAVEL_TESTS=$tests app_phpunit "$name-ConcurrentLimiterTest" "$app" "$@" \
-        --bootstrap "$INTEGRATION/tests/bootstrap.php" "$tests/Redis/ConcurrentLimiterTest.php"
-}
-
-own_tests() {
-    local name=$1 app=$2
-    shift 2
-    app_phpunit "$name-own" "$app" "$@" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature"
-}
+. tests/laravel/lib.sh
+LOADED=()
 
 # ---------------------------------------------------------------------------
 section "Laravel integration: set-up"
@@ -164,6 +92,7 @@ if make_app l8 '{"distlock/laravel": "*@dev"}' \
         "{\"replace\": $deb_provides, \"autoload\": {\"files\": [\"/usr/share/php/Illuminate/autoload.php\", \"/usr/share/php/Mockery/autoload.php\", \"/usr/share/php/Predis/autoload.php\"]}}"; then
     APP8=$APP
     suite_pass "composer: distlock/laravel resolves against Debian's Laravel $L8_PLAIN"
+    load_classes l8-classes "$APP8/vendor/autoload.php" "$APP8/vendor/distlock/laravel/src" 'DistLock\Laravel'
     if SRC8=$(apt_source php-laravel-framework "$L8_SRC_VER"); then
         laravel_tests l8 "$APP8" "$SRC8/tests" /usr/bin/phpunit
         limiter_test l8 "$APP8" "$SRC8/tests" /usr/bin/phpunit
@@ -177,6 +106,21 @@ fi
 fi
 
 # ---------------------------------------------------------------------------
+# Laravel 9 and 11, which no other section runs: every class of the package
+# loads on them (tests/lib/load-classes.php), as an app on them would load it.
+for major in 9 11; do
+    wants "$major" || continue
+    section "laravel/framework ^$major.0 (Composer): every class of the package loads"
+    if make_app "l$major" "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"^$major.0\"}" \
+            "{\"replace\": $UNSERVED}" >/dev/null; then
+        LOADED+=("laravel/framework $(composer_version "$APP" laravel/framework) (Composer): every class of the package loads")
+        load_classes "l$major-classes" "$APP/vendor/autoload.php" "$APP/vendor/distlock/laravel/src" 'DistLock\Laravel'
+    else
+        suite_fail "composer: scratch app with laravel/framework ^$major.0"
+    fi
+done
+
+# ---------------------------------------------------------------------------
 if wants 10; then
 section "laravel/framework $L10_CONSTRAINT (Composer) with Laravel $L10_SRC_VER's tests (trixie), PHPUnit ^10.5"
 if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10_CONSTRAINT\", \"phpunit/phpunit\": \"^10.5\", \"mockery/mockery\": \"^1.6\", \"predis/predis\": \"*\"}" \
@@ -184,6 +128,7 @@ if make_app l10 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L10
     APP10=$APP
     L10=$(composer_version "$APP10" laravel/framework); PHPUNIT10=$(composer_version "$APP10" phpunit/phpunit)
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L10"
+    load_classes l10-classes "$APP10/vendor/autoload.php" "$APP10/vendor/distlock/laravel/src" 'DistLock\Laravel'
     if SRC10=$(apt_source php-laravel-framework "$L10_SRC_VER"); then
         laravel_tests l10 "$APP10" "$SRC10/tests" "$APP10/vendor/bin/phpunit"
         limiter_test l10 "$APP10" "$SRC10/tests" "$APP10/vendor/bin/phpunit"
@@ -203,6 +148,7 @@ if make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12
     APP12=$APP
     L12=$(composer_version "$APP12" laravel/framework); PHPUNIT12=$(composer_version "$APP12" phpunit/phpunit)
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L12"
+    load_classes l12-classes "$APP12/vendor/autoload.php" "$APP12/vendor/distlock/laravel/src" 'DistLock\Laravel'
     own_tests l12 "$APP12" "$APP12/vendor/bin/phpunit"
     if [ -n "${DISTLOCK_LARAVEL12_TESTS:-}" ]; then
         note "Laravel's own tests from $DISTLOCK_LARAVEL12_TESTS"
@@ -219,4 +165,6 @@ section "versions tested"
 wants 8 && note "Laravel $L8 (Debian) with PHPUnit $PHPUNIT_DEB (Debian): Laravel $L8_SRC_VER's lock and limiter tests + the package's tests"
 wants 10 && note "laravel/framework ${L10:-?} (Composer) with PHPUnit ${PHPUNIT10:-?}: Laravel $L10_SRC_VER's lock and limiter tests"
 wants 12 && note "laravel/framework ${L12:-?} (Composer) with PHPUnit ${PHPUNIT12:-?}: the package's tests${L12_OWN:-}"
+for line in "${LOADED[@]+"${LOADED[@]}"}"; do note "$line"; done
+note "Laravel 13: tests/php84 and tests/php85 (tests/laravel/root.sh, PHP 8.4 and 8.5)"
 suite_end

@@ -291,6 +291,67 @@ apt_source_version() {
     echo "$best"
 }
 
+# apt_deb PACKAGE PREFIX: the files of a Debian binary package of trixie, sid
+# or experimental, the highest version whose upstream part starts with PREFIX
+# (e.g. "8.1."), taken through a private deb list ($DISTLOCK_CACHE_DIR/apt-bin,
+# like the deb-src one above: the system's apt configuration is not touched;
+# the lists fetched again when a day old), unpacked (dpkg-deb -x, nothing
+# installed) into $DISTLOCK_CACHE_DIR/deb/PACKAGE-VERSION once; prints that
+# directory. For the few PHP libraries the Packagist copy here does not serve.
+apt_deb() {
+    local pkg=$1 prefix=$2 base="$DISTLOCK_CACHE_DIR/apt-bin" opts ver want
+    mkdir -p "$base/lists/partial" "$base/dl" "$DISTLOCK_CACHE_DIR/deb"
+    opts=(-o "Dir::Etc::SourceList=$base/sources.list" -o Dir::Etc::SourceParts=/dev/null
+          -o "Dir::State::Lists=$base/lists" -o "Dir::Cache=$base/cache" -o APT::Sandbox::User=root)
+    (
+        flock -w 900 8 || exit 1
+        want=$(printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg check-valid-until=no] http://deb.debian.org/debian %s main\n' \
+            trixie sid experimental)
+        [ "$(cat "$base/sources.list" 2>/dev/null)" = "$want" ] || echo "$want" >"$base/sources.list"
+        if [ -z "$(find "$base/lists/.updated" -mtime -1 -newer "$base/sources.list" 2>/dev/null)" ]; then
+            apt-get "${opts[@]}" update >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1 && touch "$base/lists/.updated" || exit 1
+        fi
+        ver=$(apt-cache "${opts[@]}" madison "$pkg" 2>/dev/null | awk -F' *[|] *' -v p="$prefix" \
+              '{ v = $2; sub(/^[0-9]+:/, "", v) } index(v, p) == 1 { print $2 }' | sort -V | tail -n 1)
+        [ -n "$ver" ] || { echo "no $pkg $prefix* in trixie, sid or experimental" >>"$DISTLOCK_LOG_DIR/apt-deb.log"; exit 1; }
+        dest="$DISTLOCK_CACHE_DIR/deb/$pkg-${ver#*:}"
+        if [ ! -f "$dest/.unpacked" ]; then
+            (cd "$base/dl" && apt-get "${opts[@]}" download "$pkg=$ver") >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1 &&
+            rm -rf "$dest.tmp" && mkdir -p "$dest.tmp" && dpkg-deb -x "$(ls "$base/dl/${pkg}_${ver#*:}_"*.deb | head -n 1)" "$dest.tmp" &&
+            rm -rf "$dest" && mv "$dest.tmp" "$dest" && touch "$dest/.unpacked" || exit 1
+        fi
+        echo "$dest"
+    ) 8>"$base/lock" || { excerpt "$DISTLOCK_LOG_DIR/apt-deb.log" --tail >&2; return 1; }
+}
+
+# debian_parts DIR PART...: PHP libraries a Composer project needs that the
+# Packagist copy here does not serve, from Debian's binary packages (apt_deb):
+# each PART is "composer-name debian-package version-prefix PSR-4-namespace
+# path-under-/usr/share/php [file-to-autoload]". The files are copied into
+# DIR/debian/<path>; sets DEBIAN_REPLACE, DEBIAN_PSR4 and DEBIAN_FILES, the JSON
+# of composer.json's "replace" (so Composer counts them as there) and
+# "autoload" entries (paths relative to DIR), and DEBIAN_VERSIONS ("name
+# version (Debian's package), ..."). Fails when one is not found.
+debian_parts() {
+    local dir=$1 part name pkg prefix ns path file src ver rc=0
+    shift
+    DEBIAN_REPLACE={} DEBIAN_PSR4={} DEBIAN_FILES=[] DEBIAN_VERSIONS=
+    for part in "$@"; do
+        read -r name pkg prefix ns path file <<<"$part"
+        if ! src=$(apt_deb "$pkg" "$prefix"); then
+            suite_fail "apt_deb $pkg $prefix*: not found (log: $DISTLOCK_LOG_DIR/apt-deb.log)"; rc=1; continue
+        fi
+        mkdir -p "$dir/debian/$path" && cp -r "$src/usr/share/php/$path/." "$dir/debian/$path/"
+        ver=${src##*/}; ver=${ver#"$pkg"-}; ver=${ver%%[+-]*}
+        DEBIAN_REPLACE=$("$PHP" -r '$r = json_decode($argv[1], true) ?: []; $r[$argv[2]] = $argv[3]; echo json_encode($r);' "$DEBIAN_REPLACE" "$name" "$ver")
+        DEBIAN_PSR4=$("$PHP" -r '$r = json_decode($argv[1], true) ?: []; $r[$argv[2]] = $argv[3]; echo json_encode($r, JSON_UNESCAPED_SLASHES);' "$DEBIAN_PSR4" "$ns" "debian/$path/")
+        [ -z "${file:-}" ] || DEBIAN_FILES=$("$PHP" -r '$r = json_decode($argv[1], true); $r[] = $argv[2]; echo json_encode($r, JSON_UNESCAPED_SLASHES);' "$DEBIAN_FILES" "debian/$path/$file")
+        note "$name $ver: Debian's ${src##*/}"
+        DEBIAN_VERSIONS="${DEBIAN_VERSIONS:+$DEBIAN_VERSIONS, }$name $ver (Debian's $pkg)"
+    done
+    return $rc
+}
+
 # apt_source PACKAGE VERSION: downloads and unpacks a Debian source package
 # (its upstream tarball; the Debian tarball stays beside it in
 # $APT_SRC_BASE/dl) through the private deb-src list into
@@ -453,4 +514,23 @@ build_ext() {
         suite_fail "$label: $nwarn compiler warning(s) (log: $log-make.log)"
     fi
     return 1
+}
+
+# installed_version DIR PACKAGE: the version Composer installed in DIR/vendor
+# (from vendor/composer/installed.json: no Composer needed, e.g. in a root).
+installed_version() {
+    "$PHP" -r 'foreach (json_decode(file_get_contents($argv[1]), true)["packages"] ?? [] as $p)
+        if ($p["name"] === $argv[2]) echo ltrim($p["version"], "v");' "$1/vendor/composer/installed.json" "$2" 2>/dev/null
+}
+
+# load_classes NAME AUTOLOAD SRC_DIR NAMESPACE: every class of a package's src/
+# loads through AUTOLOAD on $PHP (tests/lib/load-classes.php); one test.
+load_classes() {
+    local name=$1 log="$DISTLOCK_LOG_DIR/$1.classes.log" last
+    if "$PHP" -d "extension=$DISTLOCK_SO" tests/lib/load-classes.php "$2" "$3" "$4" >"$log" 2>&1; then
+        suite_pass "$name: every class of $4 loads ($(tail -n 1 "$log"))"
+    else
+        last=$(grep '^loading ' "$log" | tail -n 1)
+        suite_fail "$name: a class of $4 does not load (${last#loading }): $(grep -vE '^loading ' "$log" | head -n 3 | tr '\n' ' ')"
+    fi
 }

@@ -19,6 +19,15 @@
 #      with the environment ROOT_INSIDE_ENV names (which PHP, which servers,
 #      which suites) builds the extension with -Werror and runs the suite
 #      scripts, each labelled with its PHP and server.
+#   3. With ROOT_FRAMEWORKS=1, the framework packages on the root's PHP:
+#      Composer (on the host: the root has none) makes a Laravel 13 and a
+#      Symfony 8.1 project for the root's PHP version (tests/laravel/root.sh
+#      and tests/symfony/root.sh with DISTLOCK_ROOT_PREPARE) in the log dir,
+#      which the root sees as /logs, while the root runs its first suites;
+#      root-inside.sh waits for them and runs their tests inside the root.
+#      Set on the host, DISTLOCK_LARAVEL13_TESTS and SYMFONY_LOCK8_TESTS_DIR
+#      (the frameworks' own tests from their public repositories) are
+#      copied in and run there too.
 # A root that cannot be made fails the run; it is never skipped.
 #
 # Set before debian_root_suite:
@@ -31,6 +40,7 @@
 #                   experimental: its php-common, for one, Breaks php8.5-common)
 #   ROOT_TARBALL    the cached tarball
 #   ROOT_INSIDE_ENV VAR=value words for tests/lib/root-inside.sh
+#   ROOT_FRAMEWORKS 1: step 3
 
 ROOT="$DISTLOCK_LOG_DIR/root"
 MOUNTS=()
@@ -59,7 +69,10 @@ safe_rm() {
     rm -rf --one-file-system "$1"
 }
 debian_root_cleanup() {
+    [ -z "${FRAMEWORKS_PID:-}" ] || { kill -TERM -- "-$FRAMEWORKS_PID" 2>/dev/null; wait "$FRAMEWORKS_PID" 2>/dev/null; }
     unmount_all
+    # The projects' vendor/ trees go with the root; their logs stay.
+    rm -rf "$DISTLOCK_LOG_DIR/frameworks/laravel" "$DISTLOCK_LOG_DIR/frameworks/symfony" "$DISTLOCK_LOG_DIR/frameworks/extern"
     # What the run left in the root (the unpacked tree) goes; the logs stay.
     [ -d "$ROOT" ] && safe_rm "$ROOT"
 }
@@ -114,9 +127,21 @@ make_root() {
     mv "$ROOT_TARBALL.part" "$ROOT_TARBALL"
 }
 
-# debian_root_suite TITLE: the whole suite (steps 1 and 2 above); ends it.
+# frameworks_prepare PHP_VERSION: step 3's projects, one after the other, each
+# leaving <name>.txt (its output) and <name>.done (its exit code) in
+# $DISTLOCK_LOG_DIR/frameworks; run in the background (FRAMEWORKS_PID).
+frameworks_prepare() {
+    local dir="$DISTLOCK_LOG_DIR/frameworks" name
+    for name in laravel symfony; do
+        DISTLOCK_LOG_DIR="$dir/$name-log" DISTLOCK_ROOT_PREPARE="$dir/$name" DISTLOCK_PLATFORM_PHP="$1" \
+            bash "tests/$name/root.sh" >"$dir/$name.txt" 2>&1
+        echo $? >"$dir/$name.done"
+    done
+}
+
+# debian_root_suite TITLE: the whole suite (steps 1 to 3 above); ends it.
 debian_root_suite() {
-    local t0 rc
+    local t0 rc name
     trap debian_root_cleanup EXIT
     section "$1 ($ROOT_TARBALL)"
     if [ "$(id -u)" != 0 ]; then
@@ -151,6 +176,24 @@ debian_root_suite() {
         suite_fail "$ROOT_LABEL: copying the shipped files into the root"
         suite_end
     fi
+    local inside_env=$ROOT_INSIDE_ENV fw="$DISTLOCK_LOG_DIR/frameworks" root_php
+    if [ "${ROOT_FRAMEWORKS:-0}" = 1 ]; then
+        # The framework packages' sources and tests (Composer packages of
+        # their own: not in package.xml), and step 3's projects.
+        tar -cf - --exclude=vendor integrations/laravel integrations/symfony | tar -xf - -C "$ROOT/distlock"
+        rm -rf "$fw" && mkdir -p "$fw"
+        root_php=$(chroot "$ROOT" php -n -r 'echo PHP_VERSION;')
+        set -m; frameworks_prepare "$root_php" & FRAMEWORKS_PID=$!; set +m
+        inside_env="$inside_env ROOT_FRAMEWORKS=1"
+        if [ -n "${DISTLOCK_LARAVEL13_TESTS:-}" ]; then
+            mkdir -p "$fw/extern/laravel13" && cp -r "$DISTLOCK_LARAVEL13_TESTS/." "$fw/extern/laravel13/"
+            inside_env="$inside_env DISTLOCK_LARAVEL13_TESTS=/logs/frameworks/extern/laravel13"
+        fi
+        if [ -n "${SYMFONY_LOCK8_TESTS_DIR:-}" ]; then
+            mkdir -p "$fw/extern/symfony-lock8" && cp -r "$SYMFONY_LOCK8_TESTS_DIR/." "$fw/extern/symfony-lock8/"
+            inside_env="$inside_env SYMFONY_LOCK8_TESTS_DIR=/logs/frameworks/extern/symfony-lock8"
+        fi
+    fi
     if ! mount_into "$ROOT" || ! mount --bind "$DISTLOCK_LOG_DIR" "$ROOT/logs" || ! MOUNTS+=("$ROOT/logs"); then
         suite_fail "$ROOT_LABEL: mounting /proc, /dev and the log dir into the root"
         suite_end
@@ -160,11 +203,19 @@ debian_root_suite() {
     # shellcheck disable=SC2086
     chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
         DISTLOCK_CACHE_DIR=/var/cache/distlock-test DISTLOCK_LOG_DIR=/logs/inside \
-        DISTLOCK_TEST_JOBS="${DISTLOCK_TEST_JOBS:-}" $ROOT_INSIDE_ENV \
+        DISTLOCK_TEST_JOBS="${DISTLOCK_TEST_JOBS:-}" $inside_env \
         bash -c 'cd /distlock && bash tests/lib/root-inside.sh' >"$DISTLOCK_LOG_DIR/inside.txt" 2>&1
     rc=$?
     # (its closing line renamed: the suite's own, from suite_end, is the one scripts/test reads)
     sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/(inside the root: \1)/' "$DISTLOCK_LOG_DIR/inside.txt"
     count_closing_line "$DISTLOCK_LOG_DIR/inside.txt" "$rc" "$ROOT_LABEL: root-inside.sh"
+    if [ -n "${FRAMEWORKS_PID:-}" ]; then
+        wait "$FRAMEWORKS_PID"; FRAMEWORKS_PID=
+        for name in laravel symfony; do   # the host's part: Composer for the root's PHP
+            section "$ROOT_LABEL: the $name project for PHP $root_php (Composer, on the host)"
+            sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/(the '"$name"' project: \1)/' "$fw/$name.txt"
+            count_closing_line "$fw/$name.txt" "$(cat "$fw/$name.done" 2>/dev/null || echo 1)" "$ROOT_LABEL: the $name project"
+        done
+    fi
     unmount_all
 }

@@ -6,6 +6,9 @@
 # and counted into one closing line. Environment:
 #   ROOT_PHP_SERIES  8.4, 8.5: /usr/bin/php<series>, php<series>-fpm
 #   ROOT_TLS=1       also the TLS tests with the root's packaged hiredis_ssl
+#   ROOT_FRAMEWORKS=1  also Laravel 13 and Symfony 8.1 (tests/laravel/root.sh,
+#                    tests/symfony/root.sh) on the projects the host makes in
+#                    /logs/frameworks (tests/lib/debian-root.sh, step 3)
 set -uo pipefail
 export PHP=/usr/bin/php${ROOT_PHP_SERIES:?e.g. 8.4}
 source tests/lib/common.sh
@@ -78,4 +81,15 @@ if [ "${ROOT_TLS:-0}" = 1 ]; then
         DISTLOCK_TLS_SO="$DISTLOCK_SO" DISTLOCK_TLS_UNIT=0
 fi
 run_sub fpm "php-fpm (PHP $PHPV, Redis $REDISV)" tests/fpm/run.sh DISTLOCK_PHP_SERIES="$ROOT_PHP_SERIES"
+if [ "${ROOT_FRAMEWORKS:-0}" = 1 ]; then
+    # The host's Composer runs began with the root's first suites: done by now
+    # as a rule; waited for (at most 10 minutes) when not.
+    for name in laravel symfony; do
+        for ((i = 0; i < 600; i++)); do [ -f "/logs/frameworks/$name.done" ] && break; sleep 1; done
+    done
+    run_sub laravel13 "Laravel 13 (PHP $PHPV, Redis $REDISV)" tests/laravel/root.sh \
+        DISTLOCK_LARAVEL_APP=/logs/frameworks/laravel ${DISTLOCK_LARAVEL13_TESTS:+DISTLOCK_LARAVEL13_TESTS="$DISTLOCK_LARAVEL13_TESTS"}
+    run_sub symfony8 "Symfony 8.1 (PHP $PHPV, Redis $REDISV)" tests/symfony/root.sh \
+        DISTLOCK_SYMFONY_APP=/logs/frameworks/symfony ${SYMFONY_LOCK8_TESTS_DIR:+SYMFONY_LOCK8_TESTS_DIR="$SYMFONY_LOCK8_TESTS_DIR"}
+fi
 suite_end

@@ -10,11 +10,13 @@ set -uo pipefail
 source tests/lib/common.sh
 source tests/lib/debian-root.sh
 
-ROOT_VERSION=2   # bump when ROOT_PACKAGES or how the root is made changes: a new tarball is made (2: mmdebstrap)
+ROOT_VERSION=3   # bump when ROOT_PACKAGES or how the root is made changes: a new tarball is made (2: mmdebstrap; 3: the frameworks' extensions)
 ROOT_LABEL=php84 ROOT_SUITE=trixie ROOT_EXTRA=
 ROOT_PACKAGES="php8.4-dev php8.4-cli php8.4-fpm libhiredis-dev redis-server valkey-server nginx-light apache2-utils
-curl libcmocka-dev libssl-dev openssl pkg-config build-essential procps ca-certificates"
+curl libcmocka-dev libssl-dev openssl pkg-config build-essential procps ca-certificates
+php8.4-xml php8.4-mbstring php8.4-sqlite3 php8.4-redis"
 ROOT_TARBALL="$DISTLOCK_CACHE_DIR/trixie-php84-root-v$ROOT_VERSION.tar.gz"
 ROOT_INSIDE_ENV="ROOT_PHP_SERIES=8.4 ROOT_TLS=1"
+ROOT_FRAMEWORKS=1
 debian_root_suite "Debian 13 root with PHP 8.4"
 suite_end

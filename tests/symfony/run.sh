@@ -31,6 +31,7 @@ ROOT=$PWD
 . tests/lib/common.sh
 
 INTEGRATION="$ROOT/integrations/symfony"
+. tests/symfony/lib.sh
 : "${DISTLOCK_SO:=$ROOT/modules/distlock.so}"
 export DISTLOCK_SO
 SF74_CONSTRAINT='^7.4'
@@ -49,6 +50,7 @@ sf_phpunit() {
 # ---------------------------------------------------------------------------
 section "Symfony Lock integration: set-up"
 ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock php-symfony-semaphore phpunit composer redis-server redis-tools \
+    php-symfony-framework-bundle php-symfony-twig-bundle php-symfony-web-profiler-bundle \
     || suite_fail "apt: could not install the packages the suite needs"
 
 require_distlock 'method_exists("DistLock\\Lock", "detach") && method_exists("DistLock", "owner")' \
@@ -98,6 +100,21 @@ if [ -n "${SRC:-}" ] && [ -f "$SRC/src/Symfony/Component/Semaphore/Tests/Store/A
 else
     suite_fail "apt_source symfony $SF54_DEB: no Semaphore/Tests/Store in the source package"
 fi
+# Every class of the package on Debian's 5.4 with the suggested packages
+# (Debian's semaphore, framework, twig and web-profiler bundles).
+cat >"$DISTLOCK_LOG_DIR/debian-autoload.php" <<'PHP'
+<?php
+foreach (['Component/Lock', 'Component/Semaphore', 'Bundle/FrameworkBundle', 'Bundle/TwigBundle', 'Bundle/WebProfilerBundle'] as $c) {
+    require_once "/usr/share/php/Symfony/$c/autoload.php";
+}
+spl_autoload_register(static function (string $class): void {   // the package, as its composer.json maps it
+    if (str_starts_with($class, 'DistLock\\Symfony\\')) {
+        @include getenv('DISTLOCK_SF_SRC') . '/' . str_replace('\\', '/', substr($class, 17)) . '.php';
+    }
+});
+PHP
+export DISTLOCK_SF_SRC=$INTEGRATION/src
+load_classes sf54-classes "$DISTLOCK_LOG_DIR/debian-autoload.php" "$INTEGRATION/src" 'DistLock\Symfony'
 sf_phpunit sf54-own-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
     "$INTEGRATION/tests/DistLockStoreTest.php"
 sf_phpunit sf54-own-logger-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap "$INTEGRATION/tests/bootstrap.php" \
@@ -110,38 +127,30 @@ sf_phpunit sf54-own-semaphore-tests "$DEB_AUTOLOAD" /usr/bin/phpunit --bootstrap
 # ---------------------------------------------------------------------------
 section "symfony/lock $SF74_CONSTRAINT and PHPUnit $PHPUNIT74_CONSTRAINT from Composer (path repository)"
 composer_env
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-sf74.XXXXXX")
-"$PHP" -r '
-    echo json_encode([
-        "name" => "distlock-test/symfony-scratch",
-        "require" => ["distlock/symfony-lock" => "*@dev", "symfony/lock" => $argv[2]],
-        "require-dev" => ["phpunit/phpunit" => $argv[3], "symfony/dependency-injection" => $argv[2],
-            "symfony/config" => $argv[2], "symfony/yaml" => $argv[2]],
-        "repositories" => [["type" => "path", "url" => $argv[1], "options" => ["symlink" => false]]],
-        "minimum-stability" => "stable",
-        "config" => ["sort-packages" => true],
-    ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
-    "$INTEGRATION" "$SF74_CONSTRAINT" "$PHPUNIT74_CONSTRAINT" >"$SCRATCH/composer.json"
-# The extension is loaded so that Composer checks the package's ext-distlock for real.
-if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
-        >"$DISTLOCK_LOG_DIR/composer-sf74.log" 2>&1; then
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/distlock-symfony.XXXXXX")
+S74=$SCRATCH/sf74
+# With the suggested packages (the semaphore from Debian: the Packagist copy here does not serve it).
+if sf_project "$S74" "$SF74_CONSTRAINT" "" "$("$PHP" -r 'echo json_encode(array_fill_keys(["symfony/dependency-injection",
+        "symfony/config", "symfony/yaml", "symfony/framework-bundle", "symfony/twig-bundle", "symfony/web-profiler-bundle"],
+        $argv[1]) + ["phpunit/phpunit" => $argv[2]]);' "$SF74_CONSTRAINT" "$PHPUNIT74_CONSTRAINT")" \
+        "symfony/semaphore php-symfony-semaphore 7.4. Symfony\\Component\\Semaphore\\ Symfony/Component/Semaphore"; then
     suite_pass "composer: distlock/symfony-lock resolves with symfony/lock $SF74_CONSTRAINT"
-    PKG="$SCRATCH/vendor/distlock/symfony-lock"
-    SF74=$(cd "$SCRATCH" && composer show symfony/lock 2>/dev/null | sed -n 's/^versions *: *\* *//p')
-    PHPUNIT74=$(cd "$SCRATCH" && composer show phpunit/phpunit 2>/dev/null | sed -n 's/^versions *: *\* *//p')
+    PKG="$S74/vendor/distlock/symfony-lock"
+    SF74=$(cd "$S74" && composer show symfony/lock 2>/dev/null | sed -n 's/^versions *: *\* *//p')
+    PHPUNIT74=$(cd "$S74" && composer show phpunit/phpunit 2>/dev/null | sed -n 's/^versions *: *\* *//p')
     note "installed: symfony/lock $SF74, phpunit/phpunit $PHPUNIT74; distlock/symfony-lock copied to $PKG"
     unset SYMFONY_LOCK_TESTS_DIR
-    if [ -f "$SCRATCH/vendor/symfony/lock/Test/AbstractStoreTestCase.php" ]; then
-        sf_phpunit sf74-symfony-public-testcase "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    if [ -f "$S74/vendor/symfony/lock/Test/AbstractStoreTestCase.php" ]; then
+        sf_phpunit sf74-symfony-public-testcase "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
             --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/DistLockStorePublicTestCaseTest.php"
     else
         note "symfony/lock $SF74 ships no Symfony\\Component\\Lock\\Test\\AbstractStoreTestCase"
     fi
-    sf_phpunit sf74-own-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-own-tests "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreTest.php"
-    sf_phpunit sf74-own-logger-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-own-logger-tests "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockStoreLoggerTest.php"
-    sf_phpunit sf74-mixed-deploy "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-mixed-deploy "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/MixedDeployTest.php"
     # symfony/lock 7.x's own Tests/Store (Packagist's dist leaves Tests/ out, no Debian
     # package has 7.x): when SYMFONY_LOCK7_TESTS_DIR names that folder, taken from
@@ -149,23 +158,17 @@ if (cd "$SCRATCH" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -
     if [ -n "${SYMFONY_LOCK7_TESTS_DIR:-}" ]; then
         note "symfony's 7.x store tests from $SYMFONY_LOCK7_TESTS_DIR"
         for t in DistLockStoreSymfonyTest DistLockStoreRedisSuiteTest; do
-            SYMFONY_LOCK_TESTS_DIR=$SYMFONY_LOCK7_TESTS_DIR sf_phpunit "sf74-symfony7-$t" "$SCRATCH/vendor/autoload.php" \
-                "$SCRATCH/vendor/bin/phpunit" --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/$t.php"
+            SYMFONY_LOCK_TESTS_DIR=$SYMFONY_LOCK7_TESTS_DIR sf_phpunit "sf74-symfony7-$t" "$S74/vendor/autoload.php" \
+                "$S74/vendor/bin/phpunit" --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/SymfonySuite/$t.php"
         done
     fi
-    # symfony/semaphore, when the Packagist copy serves it (this machine's does not):
-    # the package's own semaphore tests on it too.
-    if (cd "$SCRATCH" && timeout 300 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" require --dev --no-progress \
-            "symfony/semaphore:$SF74_CONSTRAINT") >"$DISTLOCK_LOG_DIR/composer-sem74.log" 2>&1; then
-        SEM74=$(cd "$SCRATCH" && composer show symfony/semaphore 2>/dev/null | sed -n 's/^versions *: *\* *//p')
-        sf_phpunit sf74-own-semaphore-tests "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
-            --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockSemaphoreStoreTest.php"
-    else
-        SEM74="(not served by the Packagist copy: $(grep -m1 -o 'could not be found[^.]*' "$DISTLOCK_LOG_DIR/composer-sem74.log" || echo 'composer require failed'))"
-        note "symfony/semaphore $SF74_CONSTRAINT: $SEM74; the semaphore store is tested on Debian's 5.4"
-    fi
+    # symfony/semaphore 7.4 (Debian's: sf_project above): the package's own semaphore tests on it.
+    SEM74=$DEBIAN_VERSIONS
+    sf_phpunit sf74-own-semaphore-tests "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
+        --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/DistLockSemaphoreStoreTest.php"
+    load_classes sf74-classes "$S74/vendor/autoload.php" "$PKG/src" 'DistLock\Symfony'
     # The README's services.yaml, loaded by symfony/dependency-injection (not in Debian's set).
-    sf_phpunit sf74-services-yaml "$SCRATCH/vendor/autoload.php" "$SCRATCH/vendor/bin/phpunit" \
+    sf_phpunit sf74-services-yaml "$S74/vendor/autoload.php" "$S74/vendor/bin/phpunit" \
         --bootstrap "$PKG/tests/bootstrap.php" "$PKG/tests/ServicesYamlTest.php"
 else
     suite_fail "composer: distlock/symfony-lock with symfony/lock $SF74_CONSTRAINT did not install"
@@ -173,12 +176,27 @@ else
     SF74="(not installed)" PHPUNIT74="-" SEM74="(not installed)"
 fi
 
+# ---------------------------------------------------------------------------
+# symfony/lock 6.4, which no other section runs: every class of the package
+# loads on it with the suggested packages (the semaphore from Debian's trixie).
+section "symfony/lock ^6.4 from Composer: every class of the package loads"
+S64=$SCRATCH/sf64
+if sf_project "$S64" '^6.4' "" "$("$PHP" -r 'echo json_encode(array_fill_keys(["symfony/framework-bundle",
+        "symfony/twig-bundle", "symfony/web-profiler-bundle"], "^6.4"));')" \
+        "symfony/semaphore php-symfony-semaphore 6.4. Symfony\\Component\\Semaphore\\ Symfony/Component/Semaphore"; then
+    SF64="$(installed_version "$S64" symfony/lock) (Composer), with the suggested packages ($DEBIAN_VERSIONS)"
+    load_classes sf64-classes "$S64/vendor/autoload.php" "$S64/vendor/distlock/symfony-lock/src" 'DistLock\Symfony'
+else
+    suite_fail "composer: distlock/symfony-lock with symfony/lock ^6.4"; SF64="(not installed)"
+fi
+
 section "versions tested"
 note "symfony/lock $SF54_DEB (Debian) with PHPUnit $PHPUNIT_DEB (Debian)"
+note "symfony/lock ${SF64:-?}: every class of the package loads"
 note "symfony/lock $SF74 (Composer) with PHPUnit $PHPUNIT74 (Composer)"
 note "symfony/semaphore $SEM_DEB (Debian): symfony's store tests and the package's"
 case "${SEM74:-(not installed)}" in
     "("*) note "symfony/semaphore from Composer: ${SEM74:-(not installed)}" ;;
-    *) note "symfony/semaphore $SEM74 (Composer): the package's tests" ;;
+    *) note "$SEM74: the package's tests" ;;
 esac
 suite_end
