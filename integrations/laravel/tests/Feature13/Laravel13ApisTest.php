@@ -7,14 +7,16 @@ use DistLock\Laravel\ReadWriteCacheLock;
 use DistLock\Laravel\Tests\Feature\AppTestCase;
 use Illuminate\Cache\Limiters\LimiterTimeoutException;
 use Illuminate\Contracts\Cache\LockTimeoutException;
+use Illuminate\Queue\Middleware\WithoutOverlapping;
 use Illuminate\Support\Defer\DeferredCallbackCollection;
 use Illuminate\Support\Facades\Artisan;
 use Illuminate\Support\Facades\Cache;
 
 /**
  * What Laravel 12.5x and 13 added that takes a lock or a value through the
- * store, on the distlock store ("distlock", values in "redis-values"): each
- * as Laravel's Redis store answers it. Run on Laravel 13 only
+ * store, and the job middleware and session blocking's calls, on the distlock
+ * store ("distlock", values in "redis-values"): each as Laravel's Redis store
+ * answers it. Run on Laravel 13 only
  * (tests/laravel/root.sh): the methods are not there before.
  */
 class Laravel13ApisTest extends AppTestCase
@@ -107,6 +109,33 @@ class Laravel13ApisTest extends AppTestCase
         app(DeferredCallbackCollection::class)->invoke();
         $this->assertSame(2, $calls, 'refreshed once the lock was free');
         $this->assertFalse(Cache::lock($lockName)->isLocked(), 'and the lock released');
+    }
+
+    /** The WithoutOverlapping job middleware: one run of a key at a time, through the store's lock. */
+    public function testWithoutOverlappingJobMiddleware(): void
+    {
+        $job = new class {
+            public ?int $releasedAfter = null;
+
+            public function release($delay = 0): void
+            {
+                $this->releasedAfter = $delay;
+            }
+        };
+        $middleware = (new WithoutOverlapping('order-1'))->shared();
+        $inside = null;
+        $middleware->handle($job, function () use (&$inside) {
+            $inside = Cache::lock('laravel-queue-overlap:order-1')->isLocked();
+        });
+        $this->assertTrue($inside, 'the job ran under a distlock lock of the middleware key');
+        $this->assertFalse(Cache::lock('laravel-queue-overlap:order-1')->isLocked(), 'released after the job');
+        $other = Cache::lock('laravel-queue-overlap:order-1', 30);
+        $this->assertTrue($other->get());
+        $ran = false;
+        (new WithoutOverlapping('order-1', 7))->shared()->handle($job, function () use (&$ran) { $ran = true; });
+        $this->assertFalse($ran, 'not run while another worker holds the key');
+        $this->assertSame(7, $job->releasedAfter, 'released back to the queue for 7 s');
+        $this->assertTrue($other->release());
     }
 
     /** cache:clear --locks (Laravel 13, CanFlushLocks): not supported, says so, deletes nothing. */
