@@ -31,3 +31,18 @@ sf_project() {
     (cd "$dir" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
         >"$log" 2>&1 || { excerpt "$log" --tail; return 1; }
 }
+
+# sf_servers NAME: the test server (use_test_redis NAME) and three more masters
+# for the store on a Redlock client (the package's own tests), exported as
+# DISTLOCK_TEST_REDIS and DISTLOCK_TEST_REDLOCK.
+sf_servers() {
+    local i redlock=()
+    use_test_redis "$1"
+    for i in 1 2 3; do
+        start_redis "$1-redlock-$i" "" && redlock+=("redis://127.0.0.1:$STARTED_PORT")
+    done
+    [ "${#redlock[@]}" -eq 3 ] || suite_fail "redis: only ${#redlock[@]} of the 3 Redlock masters started"
+    DISTLOCK_TEST_REDLOCK=$(IFS=,; echo "${redlock[*]}")
+    export DISTLOCK_TEST_REDLOCK
+    note "redlock: $DISTLOCK_TEST_REDLOCK"
+}

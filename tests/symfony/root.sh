@@ -71,13 +71,7 @@ if [ ! -f "$APP/vendor/autoload.php" ]; then
     suite_end
 fi
 trap stop_redis_all EXIT
-use_test_redis symfony8
-redlock=()
-for i in 1 2 3; do
-    start_redis "symfony8-redlock-$i" "" && redlock+=("redis://127.0.0.1:$STARTED_PORT")
-done
-[ "${#redlock[@]}" -eq 3 ] || suite_fail "redis: only ${#redlock[@]} of the 3 Redlock masters started"
-export DISTLOCK_TEST_REDLOCK=$(IFS=,; echo "${redlock[*]}")
+sf_servers symfony8
 
 load_classes sf8-classes "$APP/vendor/autoload.php" "$APP/vendor/distlock/symfony-lock/src" 'DistLock\Symfony'
 sf_phpunit sf8-symfony-public-testcase SymfonySuite/DistLockStorePublicTestCaseTest.php

@@ -55,15 +55,7 @@ ensure_packages php-cli php-xml php-mbstring php-redis php-symfony-lock php-symf
 
 require_distlock 'method_exists("DistLock\\Lock", "detach") && method_exists("DistLock", "owner")' \
     "the caller-token / detached-lease API (Lock::detach(), DistLock::owner())"
-use_test_redis symfony
-# Three more masters for the store on a Redlock client (its own tests).
-redlock=()
-for i in 1 2 3; do
-    start_redis "symfony-redlock-$i" "" && redlock+=("redis://127.0.0.1:$STARTED_PORT")
-done
-[ "${#redlock[@]}" -eq 3 ] || suite_fail "redis: only ${#redlock[@]} of the 3 Redlock masters started"
-export DISTLOCK_TEST_REDLOCK=$(IFS=,; echo "${redlock[*]}")
-note "redlock: $DISTLOCK_TEST_REDLOCK"
+sf_servers symfony
 
 if (cd "$INTEGRATION" && composer validate --no-check-publish --no-check-lock) >"$DISTLOCK_LOG_DIR/composer-validate.log" 2>&1; then
     suite_pass "composer validate integrations/symfony/composer.json"
