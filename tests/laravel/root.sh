@@ -10,8 +10,8 @@
 #   bash tests/laravel/root.sh
 #       inside the root (tests/lib/root-inside.sh), DISTLOCK_LARAVEL_APP = the
 #       app made above: every class of the package loads on Laravel 13, the
-#       package's own tests (tests/Feature) and the Laravel 13 APIs'
-#       (tests/Feature13), with a Redis server of its own; with
+#       package's own tests (tests/Feature) and those of what Laravel 12 and
+#       13 added (tests/Feature12, tests/Feature13), with a Redis server of its own; with
 #       DISTLOCK_LARAVEL13_TESTS=DIR (the tests/ folder of laravel/framework's
 #       13.x line, from its public repository: Packagist's dist leaves tests/
 #       out and Debian's 13.x source is listed but not served), also Laravel's
@@ -57,6 +57,7 @@ note "redis: $REDIS_HOST:$REDIS_PORT, Laravel's client: ${REDIS_CLIENT:-phpredis
 load_classes l13-classes "$APP/vendor/autoload.php" "$APP/vendor/distlock/laravel/src" 'DistLock\Laravel'
 PHPUNIT=("$APP/vendor/bin/phpunit")
 app_phpunit l13-own "$APP" "${PHPUNIT[@]}" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature"
+app_phpunit l13-apis12 "$APP" "${PHPUNIT[@]}" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature12"
 app_phpunit l13-apis "$APP" "${PHPUNIT[@]}" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature13"
 if [ -n "${DISTLOCK_LARAVEL13_TESTS:-}" ]; then
     note "Laravel's own tests from $DISTLOCK_LARAVEL13_TESTS"

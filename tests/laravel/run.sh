@@ -18,7 +18,8 @@
 #     the 10.x there) with PHPUnit 10.5: the same three tests from trixie's
 #     10.48 source package.
 #  3. laravel/framework ^12 from Composer with PHPUnit 11.5: the package's tests
-#     (among them Laravel-12-shaped contract checks); with
+#     (among them Laravel-12-shaped contract checks, and tests/Feature12: what
+#     Laravel 12 added that locks through the store); with
 #     DISTLOCK_LARAVEL12_TESTS=DIR (DIR = the tests/ folder of laravel/framework's
 #     12.x line, taken from its public repository: Packagist's dist leaves tests/
 #     out and no Debian source package has 12.x), also Laravel's own lock tests
@@ -113,8 +114,8 @@ for major in 9 11; do
     section "laravel/framework ^$major.0 (Composer): every class of the package loads"
     if make_app "l$major" "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"^$major.0\"}" \
             "{\"replace\": $UNSERVED}" >/dev/null; then
-        LOADED+=("laravel/framework $(composer_version "$APP" laravel/framework) (Composer): every class of the package loads")
-        load_classes "l$major-classes" "$APP/vendor/autoload.php" "$APP/vendor/distlock/laravel/src" 'DistLock\Laravel'
+        load_classes "l$major-classes" "$APP/vendor/autoload.php" "$APP/vendor/distlock/laravel/src" 'DistLock\Laravel' &&
+            LOADED+=("laravel/framework $(composer_version "$APP" laravel/framework) (Composer): every class of the package loads")
     else
         suite_fail "composer: scratch app with laravel/framework ^$major.0"
     fi
@@ -150,6 +151,7 @@ if make_app l12 "{\"distlock/laravel\": \"*@dev\", \"laravel/framework\": \"$L12
     suite_pass "composer: distlock/laravel resolves with laravel/framework $L12"
     load_classes l12-classes "$APP12/vendor/autoload.php" "$APP12/vendor/distlock/laravel/src" 'DistLock\Laravel'
     own_tests l12 "$APP12" "$APP12/vendor/bin/phpunit"
+    app_phpunit l12-apis "$APP12" "$APP12/vendor/bin/phpunit" --bootstrap "$INTEGRATION/tests/bootstrap.php" "$INTEGRATION/tests/Feature12"
     if [ -n "${DISTLOCK_LARAVEL12_TESTS:-}" ]; then
         note "Laravel's own tests from $DISTLOCK_LARAVEL12_TESTS"
         laravel_tests l12 "$APP12" "$DISTLOCK_LARAVEL12_TESTS" "$APP12/vendor/bin/phpunit"

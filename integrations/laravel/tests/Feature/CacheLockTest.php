@@ -24,6 +24,30 @@ class CacheLockTest extends AppTestCase
         $this->assertFalse(Cache::add('w', 2, 10));
     }
 
+    /**
+     * touch() (Laravel 13's Store contract) goes to the value store; where that
+     * store has none (Laravel 8 to 12) it throws, naming the store, and
+     * changes nothing.
+     */
+    public function testTouchGoesToTheValueStoreOrThrows(): void
+    {
+        Cache::put('t', 'v', 5);
+        $key = config('database.redis.options.prefix') . Cache::store('redis-values')->getStore()->getPrefix() . 't';
+        if (method_exists(Cache::store('redis-values')->getStore(), 'touch')) {
+            $this->assertTrue(Cache::getStore()->touch('t', 300));
+            $this->assertGreaterThan(200000, $this->raw()->pttl($key));
+            return;
+        }
+        try {
+            Cache::getStore()->touch('t', 300);
+            $this->fail('touch() on a value store without one did not throw');
+        } catch (\BadMethodCallException $e) {
+            $this->assertStringContainsString('RedisStore) has no touch()', $e->getMessage());
+        }
+        $ttl = $this->raw()->pttl($key);
+        $this->assertTrue($ttl > 0 && $ttl <= 5000, "the TTL is unchanged ($ttl ms)");
+    }
+
     public function testGetReleaseAndOwners(): void
     {
         $a = Cache::lock('a', 10);
