@@ -132,6 +132,37 @@ final class DistLockDataCollectorTest extends TestCase
         $kernel->shutdown();
     }
 
+    /**
+     * The panel's and the toolbar's Twig templates render on the installed
+     * web-profiler-bundle, in the kernel (the browser suite, tests/profiler,
+     * renders them on 7.4 only; this runs on every version the suite runs).
+     */
+    public function testThePanelAndTheToolbarRenderTheRequestsLocks(): void
+    {
+        putenv('DISTLOCK_PROFILER_VAR=' . (getenv('DISTLOCK_PROFILER_VAR') ?: sys_get_temp_dir() . '/distlock-collector-test'));
+        $kernel = new Kernel('dev', true);
+        $kernel->boot();
+        $client = Redis::client();
+        $name = self::lockName('rendered');
+        $kernel->getContainer()->get('event_dispatcher')->addListener('kernel.controller', static function () use ($client, $name): void {
+            $client->tryLock($name, 5.0)?->release();
+        });
+        $request = Request::create('/observers');
+        $response = $kernel->handle($request);
+        $token = $response->headers->get('X-Debug-Token');
+        $this->assertNotNull($token);
+        $kernel->terminate($request, $response);
+
+        $panel = $kernel->handle(Request::create("/_profiler/$token?panel=distlock"));
+        $this->assertSame(200, $panel->getStatusCode());
+        $this->assertStringContainsString('Locks (distlock)', (string) $panel->getContent());
+        $this->assertStringContainsString($name, (string) $panel->getContent(), 'the lock the request took is listed');
+        $toolbar = $kernel->handle(Request::create("/_wdt/$token"));
+        $this->assertSame(200, $toolbar->getStatusCode());
+        $this->assertStringContainsString('Locks', (string) $toolbar->getContent());
+        $kernel->shutdown();
+    }
+
     public function testTheBundleAddsTheCollectorOnlyWithAProfiler(): void
     {
         $without = new ContainerBuilder();

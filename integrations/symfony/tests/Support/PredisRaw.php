@@ -53,7 +53,7 @@ final class PredisRaw
     public function __call(string $method, array $args): mixed
     {
         $r = $this->c->{$method}(...$args);
-        // phpredis answers a status reply as true, Predis as a Status object
-        return $r instanceof \Predis\Response\Status ? (string) $r === 'OK' : $r;
+        // phpredis answers a status reply (OK, PONG...) as true, Predis as a Status object
+        return $r instanceof \Predis\Response\Status ? true : $r;
     }
 }
