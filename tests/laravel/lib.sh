@@ -40,7 +40,7 @@ make_app() {
         ];
         echo json_encode(array_merge_recursive($j, json_decode($argv[3], true)), JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
         "$INTEGRATION" "$2" "$3" >"$dir/composer.json"
-    (cd "$dir" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+    (cd "$dir" && timeout --foreground 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
         >"$DISTLOCK_LOG_DIR/composer-$name.log" 2>&1 || { excerpt "$DISTLOCK_LOG_DIR/composer-$name.log" --tail >&2; return 1; }
     echo "$dir"
 }

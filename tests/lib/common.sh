@@ -297,7 +297,9 @@ apt_source_version() {
 # like the deb-src one above: the system's apt configuration is not touched;
 # the lists fetched again when a day old), unpacked (dpkg-deb -x, nothing
 # installed) into $DISTLOCK_CACHE_DIR/deb/PACKAGE-VERSION once; prints that
-# directory. For the few PHP libraries the Packagist copy here does not serve.
+# directory (when the mirror cannot be read or has no such version any more,
+# the newest copy unpacked before). For the few PHP libraries the Packagist
+# copy here does not serve.
 apt_deb() {
     local pkg=$1 prefix=$2 base="$DISTLOCK_CACHE_DIR/apt-bin" opts ver want
     mkdir -p "$base/lists/partial" "$base/dl" "$DISTLOCK_CACHE_DIR/deb"
@@ -305,18 +307,30 @@ apt_deb() {
           -o "Dir::State::Lists=$base/lists" -o "Dir::Cache=$base/cache" -o APT::Sandbox::User=root)
     (
         flock -w 900 8 || exit 1
+        # The newest copy unpacked before: what is used when the mirror cannot
+        # be read, or no longer has that version.
+        cached() {
+            local d
+            d=$(ls -d "$DISTLOCK_CACHE_DIR/deb/$pkg-$prefix"* 2>/dev/null | sort -V | tail -n 1)
+            [ -n "$d" ] && [ -f "$d/.unpacked" ] && echo "$d" && echo "$pkg: the mirror failed; $d is used" >>"$DISTLOCK_LOG_DIR/apt-deb.log"
+        }
         want=$(printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg check-valid-until=no] http://deb.debian.org/debian %s main\n' \
             trixie sid experimental)
         [ "$(cat "$base/sources.list" 2>/dev/null)" = "$want" ] || echo "$want" >"$base/sources.list"
         if [ -z "$(find "$base/lists/.updated" -mtime -1 -newer "$base/sources.list" 2>/dev/null)" ]; then
-            apt-get "${opts[@]}" update >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1 && touch "$base/lists/.updated" || exit 1
+            if apt-get "${opts[@]}" update >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1; then touch "$base/lists/.updated"; fi
         fi
         ver=$(apt-cache "${opts[@]}" madison "$pkg" 2>/dev/null | awk -F' *[|] *' -v p="$prefix" \
               '{ v = $2; sub(/^[0-9]+:/, "", v) } index(v, p) == 1 { print $2 }' | sort -V | tail -n 1)
-        [ -n "$ver" ] || { echo "no $pkg $prefix* in trixie, sid or experimental" >>"$DISTLOCK_LOG_DIR/apt-deb.log"; exit 1; }
+        if [ -z "$ver" ]; then
+            echo "no $pkg $prefix* in the lists of trixie, sid and experimental" >>"$DISTLOCK_LOG_DIR/apt-deb.log"
+            cached; exit
+        fi
         dest="$DISTLOCK_CACHE_DIR/deb/$pkg-${ver#*:}"
         if [ ! -f "$dest/.unpacked" ]; then
-            (cd "$base/dl" && apt-get "${opts[@]}" download "$pkg=$ver") >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1 &&
+            if ! (cd "$base/dl" && apt-get "${opts[@]}" download "$pkg=$ver") >>"$DISTLOCK_LOG_DIR/apt-deb.log" 2>&1; then
+                cached; exit
+            fi
             rm -rf "$dest.tmp" && mkdir -p "$dest.tmp" && dpkg-deb -x "$(ls "$base/dl/${pkg}_${ver#*:}_"*.deb | head -n 1)" "$dest.tmp" &&
             rm -rf "$dest" && mv "$dest.tmp" "$dest" && touch "$dest/.unpacked" || exit 1
         fi
@@ -341,7 +355,10 @@ debian_parts() {
         if ! src=$(apt_deb "$pkg" "$prefix"); then
             suite_fail "apt_deb $pkg $prefix*: not found (log: $DISTLOCK_LOG_DIR/apt-deb.log)"; rc=1; continue
         fi
-        mkdir -p "$dir/debian/$path" && cp -r "$src/usr/share/php/$path/." "$dir/debian/$path/"
+        if [ ! -d "$src/usr/share/php/$path" ]; then
+            suite_fail "$pkg (${src##*/}) has no /usr/share/php/$path"; rc=1; continue
+        fi
+        mkdir -p "$dir/debian/$path" && cp -r "$src/usr/share/php/$path/." "$dir/debian/$path/" || { rc=1; continue; }
         ver=${src##*/}; ver=${ver#"$pkg"-}; ver=${ver%%[+-]*}
         DEBIAN_REPLACE=$("$PHP" -r '$r = json_decode($argv[1], true) ?: []; $r[$argv[2]] = $argv[3]; echo json_encode($r);' "$DEBIAN_REPLACE" "$name" "$ver")
         DEBIAN_PSR4=$("$PHP" -r '$r = json_decode($argv[1], true) ?: []; $r[$argv[2]] = $argv[3]; echo json_encode($r, JSON_UNESCAPED_SLASHES);' "$DEBIAN_PSR4" "$ns" "debian/$path/")
@@ -525,6 +542,7 @@ installed_version() {
 
 # load_classes NAME AUTOLOAD SRC_DIR NAMESPACE: every class of a package's src/
 # loads through AUTOLOAD on $PHP (tests/lib/load-classes.php); one test.
+# Returns non-zero when one does not.
 load_classes() {
     local name=$1 log="$DISTLOCK_LOG_DIR/$1.classes.log" last
     if "$PHP" -d "extension=$DISTLOCK_SO" tests/lib/load-classes.php "$2" "$3" "$4" >"$log" 2>&1; then
@@ -532,5 +550,6 @@ load_classes() {
     else
         last=$(grep '^loading ' "$log" | tail -n 1)
         suite_fail "$name: a class of $4 does not load (${last#loading }): $(grep -vE '^loading ' "$log" | head -n 3 | tr '\n' ' ')"
+        return 1
     fi
 }

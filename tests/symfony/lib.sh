@@ -15,7 +15,9 @@ sf_project() {
     shift 4
     log="$DISTLOCK_LOG_DIR/composer-${dir##*/}.log"
     rm -rf "$dir" && mkdir -p "$dir" || return 1
-    debian_parts "$dir" "$@" || return 1
+    # A part not found fails by itself (debian_parts counts it); the project is
+    # made without it, so that what does not need it still runs.
+    debian_parts "$dir" "$@" || true
     "$PHP" -r '
         [, $pkg, $lock, $platform, $require, $replace, $psr4, $files] = $argv;
         $config = ["sort-packages" => true];
@@ -28,7 +30,7 @@ sf_project() {
             "minimum-stability" => "stable", "prefer-stable" => true, "config" => $config,
         ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";' \
         "$INTEGRATION" "$lock" "$platform" "$require" "$DEBIAN_REPLACE" "$DEBIAN_PSR4" "$DEBIAN_FILES" >"$dir/composer.json" || return 1
-    (cd "$dir" && timeout 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
+    (cd "$dir" && timeout --foreground 600 "$PHP" -d "extension=$DISTLOCK_SO" "$(command -v composer)" update --no-progress --prefer-dist) \
         >"$log" 2>&1 || { excerpt "$log" --tail; return 1; }
 }
 
