@@ -91,6 +91,9 @@ check('the wall clock was two hours ahead at the end', abs(wall_offset($base) - 
 // A release ends the renewals (the watchdog is woken to drop the entry).
 check('release', $l->release());
 check('released key gone', raw_redis('EXISTS', $prefix . 'kept') === 0);
+// A renewal the watchdog had sent before the release may still be answered
+// (and counted) after it: counted from when that one has landed.
+usleep(300000);
 $rt = $wd->stats()['renewal_round_trips'];
 usleep(700000);
 check('no renewal after the release', $wd->stats()['renewal_round_trips'] === $rt);

@@ -3,13 +3,25 @@ declare(strict_types=1);
 
 namespace Nemesis;
 
-/** A free loopback port (bound and released: the usual small race, retried by the callers). */
+/** A free loopback port for a server: below the ephemeral range, bound and released when chosen. */
 function free_port(): int
 {
-    $s = stream_socket_server('tcp://127.0.0.1:0', $errno, $errstr);
-    $n = (string) stream_socket_get_name($s, false);
-    fclose($s);
-    return (int) substr($n, strrpos($n, ':') + 1);
+    // Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768
+    // and up by default): a port the kernel hands out for port 0 can be taken
+    // by a client connection's local end before the server binds it, and the
+    // campaign opens thousands of connections (a sentinel master once failed
+    // with "Address already in use" that way). Random, and free when chosen.
+    [$low] = array_map('intval', preg_split('/\s+/', trim((string) @file_get_contents('/proc/sys/net/ipv4/ip_local_port_range'))) ?: [32768]);
+    $top = max(11000, min($low, 32768)) - 1;
+    for ($try = 0; $try < 200; $try++) {
+        $port = random_int(10000, $top);
+        $s = @stream_socket_server("tcp://127.0.0.1:$port", $errno, $errstr);
+        if ($s !== false) {
+            fclose($s);
+            return $port;
+        }
+    }
+    throw new \RuntimeException("free_port: no free port in 10000-$top");
 }
 
 /** Sets (with an argument) and returns the tag log_line() puts after the time, e.g. " lane 2". */
