@@ -168,13 +168,24 @@ count_closing_line() {
 # of this one (logs in $DISTLOCK_LOG_DIR/DIR), its output shown with the
 # label, its closing line counted into this suite's.
 run_sub() {
-    local dir="$DISTLOCK_LOG_DIR/$1" name=$2 script=$3 rc=0
+    sub_run "$@"
+    sub_report "$1" "$2"
+}
+# sub_run DIR LABEL SCRIPT [VAR=value...]: run_sub's run alone (its output in
+# $DISTLOCK_LOG_DIR/DIR/output.txt, its exit code in .../rc); sub_report DIR
+# LABEL shows and counts it.
+sub_run() {
+    local dir="$DISTLOCK_LOG_DIR/$1" script=$3 rc=0
     shift 3
-    section "$name"
     mkdir -p "$dir"
     env DISTLOCK_LOG_DIR="$dir" "$@" bash "$script" >"$dir/output.txt" 2>&1 || rc=$?
+    echo "$rc" >"$dir/rc"
+}
+sub_report() {
+    local dir="$DISTLOCK_LOG_DIR/$1" name=$2
+    section "$name"
     sed -E "s/^FAIL: /FAIL: $name: /; s/^([0-9]+ passed, [0-9]+ failed.*)$/($name: \\1)/" "$dir/output.txt"
-    count_closing_line "$dir/output.txt" "$rc" "$name"
+    count_closing_line "$dir/output.txt" "$(cat "$dir/rc" 2>/dev/null || echo 1)" "$name"
 }
 
 # use_test_redis NAME: the server in DISTLOCK_TEST_REDIS, or one of the suite's

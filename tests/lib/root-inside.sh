@@ -45,18 +45,41 @@ start_servers() {
 }
 trap stop_redis_all EXIT
 
-if start_servers "$(command -v redis-server)" "$(command -v redis-cli)"; then
-    run_sub unit "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
-    run_sub phpt-redis "phpt (PHP $PHPV, Redis $REDISV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Redis $REDISV)"
-else
-    suite_fail "redis-server $REDISV did not start"
-fi
-if start_servers "$(command -v valkey-server)" "$(command -v valkey-cli)"; then
-    run_sub phpt-valkey "phpt (PHP $PHPV, Valkey $VALKEYV)" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="phpt (PHP $PHPV, Valkey $VALKEYV)"
-else
-    suite_fail "valkey-server $VALKEYV did not start"
-fi
-stop_redis_all
+# The first line of a crash report in the test servers' logs (an assertion of
+# the server's own, a fatal signal); empty when neither crashed.
+server_crash() {
+    cat "$DISTLOCK_LOG_DIR"/redis-main.log "$DISTLOCK_LOG_DIR"/redis-auth.log 2>/dev/null |
+        grep -m1 -E "==> .* is not true|crashed by signal" | sed -E 's/^[0-9]+:[A-Z] [^#]*# //'
+}
+
+# phpt_on DIR LABEL SERVER CLI: the phpt suite as a sub-run against fresh
+# servers of SERVER. A server that crashes on its own has a bug of its own (no
+# client input may crash it): experimental's Redis 8.6.3 asserts now and then
+# (db.c:2715 'de != NULL', under a SET), as tests/servers/run.sh met too. Its
+# report is kept and named, and the run repeated once on fresh servers; a
+# second crash fails.
+phpt_on() {
+    local dir=$1 label=$2 crash f
+    start_servers "$3" "$4" || { suite_fail "$label: the servers did not start"; return; }
+    sub_run "$dir" "$label" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="$label"
+    stop_redis_all
+    crash=$(server_crash)
+    if [ -n "$crash" ]; then
+        for f in main auth; do mv "$DISTLOCK_LOG_DIR/redis-$f.log" "$DISTLOCK_LOG_DIR/$dir-redis-$f.crashed.log" 2>/dev/null; done
+        rm -rf "$DISTLOCK_LOG_DIR/$dir.crashed" && mv "$DISTLOCK_LOG_DIR/$dir" "$DISTLOCK_LOG_DIR/$dir.crashed"
+        note "$label: the server crashed during the run: $crash (its report: $dir-redis-main.crashed.log; the run: $dir.crashed/); the run is repeated once on fresh servers"
+        start_servers "$3" "$4" || { suite_fail "$label: the servers did not start again"; return; }
+        sub_run "$dir" "$label" tests/phpt/run.sh DISTLOCK_PHPT_LABEL="$label"
+        stop_redis_all
+        crash=$(server_crash)
+        [ -z "$crash" ] || suite_fail "$label: the server crashed again, in the repeated run: $crash"
+    fi
+    sub_report "$dir" "$label"
+}
+
+run_sub unit "C unit (PHP $PHPV's toolchain, hiredis $(pkg-config --modversion hiredis))" tests/unit/run.sh
+phpt_on phpt-redis "phpt (PHP $PHPV, Redis $REDISV)" "$(command -v redis-server)" "$(command -v redis-cli)"
+phpt_on phpt-valkey "phpt (PHP $PHPV, Valkey $VALKEYV)" "$(command -v valkey-server)" "$(command -v valkey-cli)"
 unset DISTLOCK_TEST_REDIS DISTLOCK_TEST_REDIS_PORT DISTLOCK_TEST_REDIS_SOCK DISTLOCK_TEST_REDIS_AUTH \
       DISTLOCK_TEST_REDIS_AUTH_PORT DISTLOCK_TEST_REDIS_PASSWORD
 export REDIS_SERVER=$(command -v redis-server) REDIS_CLI=$(command -v redis-cli)
