@@ -3,25 +3,32 @@ declare(strict_types=1);
 
 namespace Nemesis;
 
-/** A free loopback port for a server: below the ephemeral range, bound and released when chosen. */
+/**
+ * A free loopback port for a server, from 10000 to 19999: free when chosen,
+ * and so is the port 10000 above it (a cluster node's bus port), which lies
+ * from 20000 to 29999, below the kernel's ephemeral range (32768 and up by
+ * default: net.ipv4.ip_local_port_range) as its own port does. A port the
+ * kernel hands out for port 0, or in that range, can be taken by a client
+ * connection's local end before the server binds it, and the campaign opens
+ * thousands of connections: a sentinel master's port and a cluster node's bus
+ * port failed with "Address already in use" that way.
+ */
 function free_port(): int
 {
-    // Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768
-    // and up by default): a port the kernel hands out for port 0 can be taken
-    // by a client connection's local end before the server binds it, and the
-    // campaign opens thousands of connections (a sentinel master once failed
-    // with "Address already in use" that way). Random, and free when chosen.
-    [$low] = array_map('intval', preg_split('/\s+/', trim((string) @file_get_contents('/proc/sys/net/ipv4/ip_local_port_range'))) ?: [32768]);
-    $top = max(11000, min($low, 32768)) - 1;
-    for ($try = 0; $try < 200; $try++) {
-        $port = random_int(10000, $top);
+    for ($try = 0; $try < 500; $try++) {
+        $port = random_int(10000, 19999);
         $s = @stream_socket_server("tcp://127.0.0.1:$port", $errno, $errstr);
-        if ($s !== false) {
-            fclose($s);
+        if ($s === false) {
+            continue;
+        }
+        $bus = @stream_socket_server('tcp://127.0.0.1:' . ($port + 10000), $errno, $errstr);
+        fclose($s);
+        if ($bus !== false) {
+            fclose($bus);
             return $port;
         }
     }
-    throw new \RuntimeException("free_port: no free port in 10000-$top");
+    throw new \RuntimeException('free_port: no free port (and bus port) in 10000-19999');
 }
 
 /** Sets (with an argument) and returns the tag log_line() puts after the time, e.g. " lane 2". */
