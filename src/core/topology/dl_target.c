@@ -349,10 +349,53 @@ static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
     }
 }
 
+/*
+ * A call on a connection whose HELLO had not answered yet (a fresh one: its
+ * HELLO and the scripting probe ride in front of the call) chose its
+ * commands blind, and took the script where the plain commands would do.
+ * Where the server denies this user scripts, the probe tells, and the
+ * script is refused having run nothing (DL_ERR_DENIED): the call is made
+ * once more, now choosing what the server allows (issue 45.1). Where
+ * scripting is allowed nothing is redone, so no call gains a round trip.
+ * One server and Cluster; Redlock's fan-out does not offer the plain mutex.
+ */
+static int chosen_blind(const dl_transport_t *t)
+{
+    return !((t->caps ? t->caps(t->impl) : 0) & DL_CAP_KNOWN);
+}
+
+#define REDONE_IF_BLIND(t, call)                                        \
+    do {                                                                \
+        int blind_ = chosen_blind(t);                                   \
+        dl_status_t st_ = (call);                                       \
+        if (st_ == DL_ERR_DENIED && blind_ && !chosen_blind(t)) st_ = (call); \
+        return st_;                                                     \
+    } while (0)
+
+static dl_status_t release_single(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err)
+{
+    REDONE_IF_BLIND(&tg->single, dl_lock_release(&tg->single, lease, released, err));
+}
+
+static dl_status_t refresh_single(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
+{
+    REDONE_IF_BLIND(&tg->single, dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err));
+}
+
+static dl_status_t status_single(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
+{
+    REDONE_IF_BLIND(&tg->single, dl_lock_status(&tg->single, lease, pttl_ms, err));
+}
+
+static dl_status_t inspect_single(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
+{
+    REDONE_IF_BLIND(&tg->single, dl_lock_inspect(&tg->single, lease, info, err));
+}
+
 static dl_status_t release_one(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err)
 {
     BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_release(&tg->quorum, lease, released, err)
-                       : dl_lock_release(&tg->single, lease, released, err));
+                       : release_single(tg, lease, released, err));
 }
 
 dl_status_t dl_target_release(dl_target_t *tg, dl_lease_t *lease, int *released, dl_error_t *err)
@@ -443,7 +486,7 @@ dl_status_t dl_target_release_many(dl_target_t *tg, size_t n, dl_lease_t *const 
 dl_status_t dl_target_refresh(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *extended, dl_error_t *err)
 {
     BOUNDED_LEASE(tg, 0, lease, REDLOCK(tg) ? dl_quorum_refresh(&tg->quorum, lease, ttl_ms, extended, err)
-                       : dl_lock_refresh(&tg->single, lease, ttl_ms, extended, err));
+                       : refresh_single(tg, lease, ttl_ms, extended, err));
 }
 
 dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const *leases, int *extended,
@@ -456,7 +499,7 @@ dl_status_t dl_target_refresh_many(dl_target_t *tg, size_t n, dl_lease_t *const 
 dl_status_t dl_target_status(dl_target_t *tg, const dl_lease_t *lease, int64_t *pttl_ms, dl_error_t *err)
 {
     BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_status(&tg->quorum, lease, pttl_ms, err)
-                       : dl_lock_status(&tg->single, lease, pttl_ms, err));
+                       : status_single(tg, lease, pttl_ms, err));
 }
 
 dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, char **token, size_t *token_len,
@@ -469,13 +512,13 @@ dl_status_t dl_target_owner(dl_target_t *tg, const char *key, size_t key_len, ch
 dl_status_t dl_target_inspect(dl_target_t *tg, const dl_lease_t *lease, dl_lock_info_t *info, dl_error_t *err)
 {
     BOUNDED(tg, 0, REDLOCK(tg) ? dl_quorum_inspect(&tg->quorum, lease, info, err)
-                       : dl_lock_inspect(&tg->single, lease, info, err));
+                       : inspect_single(tg, lease, info, err));
 }
 
 static dl_status_t is_locked_one(dl_target_t *tg, const dl_lease_t *lease, int *locked, dl_error_t *err)
 {
     dl_lock_info_t info;
-    dl_status_t st = dl_lock_inspect(&tg->single, lease, &info, err);
+    dl_status_t st = inspect_single(tg, lease, &info, err);
     *locked = st == DL_OK && info.kind != DL_HELD_NONE;
     return st;
 }

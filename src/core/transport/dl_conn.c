@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -820,6 +821,75 @@ static int is_noauth(const redisReply *r)
     return r->type == REDIS_REPLY_ERROR && r->len >= 6 && memcmp(r->str, "NOAUTH", 6) == 0;
 }
 
+/*
+ * The caps hint (issue 45.1): the native commands this process last learned
+ * a server has for a user, kept per address and user so that a fresh
+ * connection's first call (a new instance, a persistent connection just
+ * made) can choose them before its own HELLO answers, which rides in front
+ * of that very call. Without it, a new instance's release by token went out
+ * as the script where DELEX was there. Only the native bits are hinted, each
+ * with its fallback where the server then refuses the command (a failover
+ * to an older server, an ACL without it: the refusal clears the bit here
+ * too); whether scripting is allowed is never hinted, so nothing is refused
+ * without asking this connection's server. Sentinel's connections, whose
+ * address moves, take no hint. The table's lock is only tried, never waited
+ * for: a hint is worth less than a stall, and a child forked while the
+ * watchdog's thread held it must not wait for a thread it does not have.
+ */
+#define DL_CAPS_HINTED (DL_CAP_NATIVE_CAD | DL_CAP_SET_IFEQ)
+#define DL_CAPS_HINTS 16
+
+static struct {
+    char endpoint[128];
+    char user[64];
+    unsigned caps;
+} caps_hints[DL_CAPS_HINTS];
+static unsigned caps_hints_next;
+static pthread_mutex_t caps_hints_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int hint_matches(size_t i, const dl_conn_t *c)
+{
+    const char *user = c->cfg.username ? c->cfg.username : "";
+    return strcmp(caps_hints[i].endpoint, c->endpoint) == 0 && strcmp(caps_hints[i].user, user) == 0;
+}
+
+/* What a connection to c's server and user learned last (its DL_CAPS_HINTED bits), or 0. */
+static unsigned caps_hint(const dl_conn_t *c)
+{
+    unsigned caps = 0;
+    size_t i;
+    if (c->resolve || (c->cfg.username && strlen(c->cfg.username) >= sizeof(caps_hints[0].user))) return 0;
+    if (pthread_mutex_trylock(&caps_hints_mu) != 0) return 0;
+    for (i = 0; i < DL_CAPS_HINTS; i++) {
+        if (hint_matches(i, c)) {
+            caps = caps_hints[i].caps;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&caps_hints_mu);
+    return caps;
+}
+
+/* Keeps what c's connection knows now (after its probe, or a refusal) for the next fresh one. */
+static void caps_hint_keep(const dl_conn_t *c)
+{
+    size_t i;
+    if (c->resolve || !(c->caps & DL_CAP_KNOWN) ||
+        (c->cfg.username && strlen(c->cfg.username) >= sizeof(caps_hints[0].user))) {
+        return;
+    }
+    if (pthread_mutex_trylock(&caps_hints_mu) != 0) return;
+    for (i = 0; i < DL_CAPS_HINTS && !hint_matches(i, c); i++) {
+    }
+    if (i == DL_CAPS_HINTS) {
+        i = caps_hints_next++ % DL_CAPS_HINTS;   /* the oldest entry makes room */
+        snprintf(caps_hints[i].endpoint, sizeof(caps_hints[i].endpoint), "%s", c->endpoint);
+        snprintf(caps_hints[i].user, sizeof(caps_hints[i].user), "%s", c->cfg.username ? c->cfg.username : "");
+    }
+    caps_hints[i].caps = c->caps & DL_CAPS_HINTED;
+    pthread_mutex_unlock(&caps_hints_mu);
+}
+
 /* A write no socket send buffer refuses when empty (conn_call). */
 #define DL_SMALL_WRITE 8192
 
@@ -916,6 +986,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
         if ((st = next_reply(c, deadline_ns, &h, "while reading the reply", err)) != DL_OK) return st;
         c->caps |= caps_from_probe(h);
         freeReplyObject(h);
+        caps_hint_keep(c);
     }
     for (i = 0; i < n; i++) {
         st = read_reply(c, &replies[i], deadline_ns, "while reading the reply", err);
@@ -1015,18 +1086,22 @@ static int conn_fd(void *impl)
 
 static void conn_caps_clear(void *impl, unsigned bits)
 {
-    ((dl_conn_t *)impl)->caps &= ~bits;
+    dl_conn_t *c = impl;
+    c->caps &= ~bits;
+    caps_hint_keep(c);   /* a refused native command is not hinted to the next connection */
 }
 
 /* Without a connection: the caps a reconnect will take back (caps_kept: we
  * dropped it ourselves at a wait's deadline, the server is the same), so
  * that the wait's cancel or undo picks the commands this server and user
- * allow (a cancel by script where scripting is denied would be refused). */
+ * allow (a cancel by script where scripting is denied would be refused).
+ * Not asked yet and nothing kept: the process's hint (caps_hint). */
 static unsigned conn_caps(void *impl)
 {
     dl_conn_t *c = impl;
-    if (!c->ctx) return c->caps_kept;
-    return c->pid == dl_proc_pid() ? c->caps : 0;
+    if (!c->ctx) return c->caps_kept ? c->caps_kept : caps_hint(c);
+    if (c->pid != dl_proc_pid()) return 0;
+    return c->caps ? c->caps : caps_hint(c);   /* not asked yet: the hint (caps_hint) */
 }
 
 dl_transport_t dl_conn_transport(dl_conn_t *c)
