@@ -11,7 +11,11 @@
 #     it moved to, and every relative link of README.md, docs/*.md,
 #     integrations/*/README.md and bench/*.md reaches its file and its anchor
 #     (GitHub's anchor rules).
-#  2. tests/docs/run-blocks.php: every fenced block of README.md, docs/*.md
+#  2. tests/docs/tops.php: a page whose PHP samples use a variable of the
+#     prelude ($locks, $other) without assigning it says at its top (before
+#     its first subheading, block and table) what the variable is and the
+#     server the prelude gives it (127.0.0.1:6379).
+#  3. tests/docs/run-blocks.php: every fenced block of README.md, docs/*.md
 #     and integrations/*/README.md that parses as PHP runs as printed, each in
 #     its own php process with the extension, after a prelude that defines
 #     $locks and $other (tests/docs/prelude.php), then the checks written
@@ -38,6 +42,11 @@ if [ -z "${DOCS_IN_NAMESPACE:-}" ]; then
     cat "$DISTLOCK_LOG_DIR/links.txt"
     suite_count "$(grep -c '^PASS: ' "$DISTLOCK_LOG_DIR/links.txt")" "$(grep -c '^FAIL: ' "$DISTLOCK_LOG_DIR/links.txt")"
     grep -q '^links: done$' "$DISTLOCK_LOG_DIR/links.txt" || suite_fail "links.php did not finish"
+    section "docs: the prelude's variables named at the top of each page that uses them"
+    "$PHP" tests/docs/tops.php >"$DISTLOCK_LOG_DIR/tops.txt" 2>&1
+    cat "$DISTLOCK_LOG_DIR/tops.txt"
+    suite_count "$(grep -c '^PASS: ' "$DISTLOCK_LOG_DIR/tops.txt")" "$(grep -c '^FAIL: ' "$DISTLOCK_LOG_DIR/tops.txt")"
+    grep -q '^tops: done$' "$DISTLOCK_LOG_DIR/tops.txt" || suite_fail "tops.php did not finish"
     require_distlock true "nothing"
     # pdo_sqlite: the resource of the fencing sample; iproute2 and util-linux: the namespace.
     ensure_packages php8.2-sqlite3 redis-server redis-tools iproute2 util-linux \
