@@ -392,8 +392,8 @@ $out[] = "\n## 3. One waiter's 2 s wait\n\n"
     . table(['implementation', 'result', 'returned after s', 'requests', 'requests sent'], $rows)
     . "\ndistlock: **{$W['distlock']['req']} requests** for a 2 s wait (target ≤ 3): the attempt, the blocking pop, and the "
     . "cancel on a new connection, which does not ask `HELLO` again (the same server): the wait ends at its own deadline by "
-    . "dropping the connection that blocks, not at the server's next timer tick (`docs/decisions.md`, \"Deadlines at the "
-    . "client\").\n";
+    . "dropping the connection that blocks, not at the server's next timer tick "
+    . "(`docs/decisions/0018-deadlines-at-the-client.md`).\n";
 
 // ---- 4. contended semaphore --------------------------------------------------------
 

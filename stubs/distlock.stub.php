@@ -4,7 +4,7 @@
  * Stub of the distlock extension: the source of truth for the generated
  * distlock_arginfo.h (scripts/gen-stub) and the IDE stub for users.
  * Durations are float seconds everywhere. Semantics: README.md and
- * docs/decisions.md.
+ * docs/decisions/README.md.
  *
  * @generate-class-entries
  * @generate-legacy-arginfo 80100
@@ -549,8 +549,8 @@ namespace DistLock {
          *   and release() again ends it if it is still held. A release() again (or
          *   releaseAll()) that finds the key gone while the lease is still valid returns true
          *   and counts it released (an isAcquired() then returns false and counts it released
-         *   too): it cannot have expired, so the failed release ran (docs/decisions.md,
-         *   "After a release whose answer never came")
+         *   too): it cannot have expired, so the failed release ran (see
+         *   docs/decisions/0010-key-gone-while-valid-counts-as-released.md)
          */
         public function release(): bool {}
 
@@ -738,7 +738,7 @@ namespace DistLock {
      * 9.2; DELIFEQ: Valkey >= 9.0), and is refused on one without (it could
      * not be released safely). Not a ConnectionException: the connection is
      * fine, and stats() do not count it as a connection error. README "Least
-     * privilege"; docs/decisions.md, "A mutex where scripting is denied".
+     * privilege"; docs/decisions/0047-mutex-without-scripting.md.
      */
     class PermissionException extends Exception {}
 }

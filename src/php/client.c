@@ -214,9 +214,10 @@ static bool acquire_reentrant(php_distlock_client *c, zend_string *name, dl_leas
  * A shared or exclusive lease asked for by an instance that holds the name
  * shared or exclusively already (under token, when the caller gave one; another
  * token is another owner and contends). Never a wait for a lease only this
- * instance can release (docs/decisions.md, "An instance never waits for its
- * own lease"): shared → another handle on its lease, whatever its kind now (a
- * shared view); exclusive on an exclusive lease → another handle; exclusive on
+ * instance can release
+ * (docs/decisions/0007-an-instance-never-waits-for-its-own-lease.md): shared →
+ * another handle on its lease, whatever its kind now (a shared view);
+ * exclusive on an exclusive lease → another handle; exclusive on
  * its sole shared lease → the upgrade: promoted at once through the promote
  * script, or a LogicException when other holders share it. Returns true when
  * it handled the call (a handle or an exception), false to acquire anew.

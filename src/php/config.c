@@ -1,7 +1,7 @@
 /*
  * Validation of the constructor's $servers and $options, of INI defaults,
  * and of per-call arguments (names, ttl, wait). Every rule of
- * docs/decisions.md "Values and limits" is enforced here, in one place.
+ * docs/decisions/0003-values-and-limits.md is enforced here, in one place.
  */
 #include "php_distlock_internal.h"
 
@@ -165,7 +165,7 @@ static bool option_tls_allowed(const char *key, const php_distlock_config *out)
 
 /* A file or directory path option (tls_ca, tls_ca_path, tls_cert, tls_key).
  * Whether the file can be read is found out when connecting (see
- * docs/decisions.md): a ConnectionException naming the option and the path. */
+ * docs/decisions/0044-tls.md): a ConnectionException naming the option and the path. */
 static bool option_path(const char *key, zval *v, char **out)
 {
     zend_string *s;

@@ -46,7 +46,8 @@ static void end_share(php_distlock_lock *l)
 }
 
 /* The last exclusive view of a readers-writer lease that shared views still
- * hold: its release demotes the lease instead of ending it (docs/decisions.md). */
+ * hold: its release demotes the lease instead of ending it
+ * (docs/decisions/0007-an-instance-never-waits-for-its-own-lease.md). */
 static bool release_demotes(const php_distlock_lock *l)
 {
     const php_distlock_held *h = l->held;

@@ -1,6 +1,6 @@
 /*
  * Observers of lock operations (DistLock::addObserver, DistLock\Event;
- * docs/decisions.md, "Observing locks").
+ * docs/decisions/0054-process-wide-observers.md).
  *
  * An operation brackets itself with php_distlock_obs_begin/_end; with no
  * observer registered begin is one test of a per-thread flag and nothing

@@ -101,7 +101,8 @@ typedef struct php_distlock_lock {
     php_distlock_held *held;    /* the lease (one reference, kept until the handle is freed) */
     bool active;                /* false once this handle has released */
     bool exclusive;             /* a readers-writer lease seen as exclusive by this handle (lockExclusive(),
-                                 * an upgrade, promote()); false: a shared view (docs/decisions.md) */
+                                 * an upgrade, promote()); false: a shared view
+                                 * (docs/decisions/0007-an-instance-never-waits-for-its-own-lease.md) */
     zend_object std;
 } php_distlock_lock;
 
@@ -174,7 +175,8 @@ void php_distlock_client_acquire(php_distlock_client *c, zend_string *name, int6
  * DL_LEASE_PERMITS (permits of limit). The caller's token, else a fresh random one; as
  * php_distlock_client_acquire otherwise. What the instance holds on name
  * already is never waited for (LogicException when only its own release could
- * grant it, docs/decisions.md); shared and exclusive are reentrant. */
+ * grant it, docs/decisions/0007-an-instance-never-waits-for-its-own-lease.md);
+ * shared and exclusive are reentrant. */
 void php_distlock_client_acquire_kind(php_distlock_client *c, const char *func, zend_string *name,
                                       dl_lease_kind_t kind, const zend_string *token, long long permits,
                                       long long limit, int64_t ttl_ms, int64_t wait_us, bool throw_on_timeout,

@@ -7,11 +7,19 @@
 //    section that holds its text now ("FILE#anchor"): each heading is listed
 //    (checked against `git show abd3011:README.md` when the history is there)
 //    and each section exists;
-//  - every relative link of README.md, docs/*.md, integrations/*/README.md
-//    and bench/*.md reaches an existing file, and its #anchor a heading of
-//    that file, by GitHub's anchor rules (github-slugger: the heading's text
+//  - every relative link of README.md, docs/*.md, docs/decisions/*.md (the
+//    design record, one decision a file), integrations/*/README.md and
+//    bench/*.md reaches an existing file, and its #anchor a heading of that
+//    file, by GitHub's anchor rules (github-slugger: the heading's text
 //    lower-cased, punctuation dropped, spaces made hyphens, "-1", "-2" ... on
-//    repeats).
+//    repeats);
+//  - every reference to a docs/...md file in the sources' comments (src/**/*.c,
+//    src/**/*.h, src/**/*.stub.php, stubs/*.php), the models (tests/model/*.pml,
+//    *.checks, *.ties), the phpt tests, tests/unit/Makefile and bench/*.php
+//    names an existing file; a "#anchor" after it must be a heading of that
+//    file, and so must a quoted heading right after it (docs/x.md, "Heading":
+//    the heading's text or its beginning, backticks and case ignored; the
+//    quote may run over comment lines).
 // Prints PASS:/FAIL: lines, then "links: done".
 chdir(__DIR__ . '/../..');
 
@@ -129,7 +137,7 @@ if ($bad === 0) {
 }
 
 // --- links ------------------------------------------------------------------
-$files = array_merge(['README.md'], glob('docs/*.md'), glob('integrations/*/README.md'), glob('bench/*.md'));
+$files = array_merge(['README.md'], glob('docs/*.md'), glob('docs/decisions/*.md'), glob('integrations/*/README.md'), glob('bench/*.md'));
 $count = 0;
 $bad = 0;
 foreach ($files as $file) {
@@ -154,6 +162,87 @@ foreach ($files as $file) {
 }
 if ($bad === 0) {
     pass("every relative link ($count, in " . count($files) . " files) reaches its file and heading");
+}
+
+// --- references to docs/ in the code's comments ------------------------------
+/** Files under $dir (recursively) whose name matches $re. */
+function files_under(string $dir, string $re): array
+{
+    $out = [];
+    $it = new RecursiveIteratorIterator(new RecursiveDirectoryIterator($dir, FilesystemIterator::SKIP_DOTS));
+    foreach ($it as $f) {
+        if ($f->isFile() && preg_match($re, $f->getFilename())) {
+            $out[] = $f->getPathname();
+        }
+    }
+    sort($out);
+    return $out;
+}
+
+/** Does $heading (a quoted heading from a comment) name a heading of $file? */
+function heading_named(string $file, string $heading): bool
+{
+    $want = mb_strtolower(str_replace('`', '', $heading), 'UTF-8');
+    foreach (md_headings(file_get_contents($file)) as $h) {
+        $text = mb_strtolower(str_replace('`', '', preg_replace('/^#+\s+/', '', $h)), 'UTF-8');
+        if ($text === $want || str_starts_with($text, $want)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** The problems of the docs/ references in one file: [line => why]. */
+function reference_problems(string $file, int &$count): array
+{
+    $text = file_get_contents($file);
+    $out = [];
+    // docs/PATH.md, then an optional #anchor, or an optional quoted heading
+    // after a comma, colon or blanks (a comment's line break and its leader,
+    // " * ", "// " or "# ", may come between, and inside the quote).
+    $gap = '(?:[ \t]|\n[ \t]*(?:\*(?!\/)|\/\/|#)?)';
+    $re = '~(?<![\w/.-])(docs/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)(?:#([A-Za-z0-9_-]+))?(?:[,:]?' . $gap . '+"([^"]{1,200})")?~';
+    preg_match_all($re, $text, $m, PREG_SET_ORDER | PREG_OFFSET_CAPTURE);
+    foreach ($m as $hit) {
+        $count++;
+        $line = substr_count($text, "\n", 0, $hit[0][1]) + 1;
+        $path = $hit[1][0];
+        $anchor = isset($hit[2]) && $hit[2][1] >= 0 ? $hit[2][0] : '';
+        $quoted = isset($hit[3]) && $hit[3][1] >= 0 ? $hit[3][0] : '';
+        if (($p = target_problem($path . ($anchor !== '' ? "#$anchor" : ''))) !== null) {
+            $out[] = [$line, "$path" . ($anchor !== '' ? "#$anchor" : '') . ": $p"];
+            continue;
+        }
+        if ($quoted !== '') {
+            $heading = trim(preg_replace('~\s*\n[ \t]*(?:\*(?!\/)|\/\/|#)?[ \t]*~', ' ', $quoted));
+            if (!heading_named($path, $heading)) {
+                $out[] = [$line, "$path, \"$heading\": no such heading in $path"];
+            }
+        }
+    }
+    return $out;
+}
+
+$groups = [
+    'src/ C sources (*.c)'       => files_under('src', '/\.c$/'),
+    'src/ C headers (*.h)'       => files_under('src', '/\.h$/'),
+    'stubs (src/**/*.stub.php, stubs/*.php)' => array_merge(files_under('src', '/\.stub\.php$/'), glob('stubs/*.php')),
+    'models (tests/model/*.pml, *.checks, *.ties)' => array_merge(glob('tests/model/*.pml'), glob('tests/model/*.checks'), glob('tests/model/*.ties')),
+    'tests (tests/phpt/*.phpt, tests/unit/Makefile)' => array_merge(glob('tests/phpt/*.phpt'), ['tests/unit/Makefile']),
+    'bench/*.php'                => glob('bench/*.php'),
+];
+foreach ($groups as $name => $group) {
+    $count = 0;
+    $bad = 0;
+    foreach ($group as $file) {
+        foreach (reference_problems($file, $count) as [$line, $why]) {
+            fail("$file:$line: reference to $why");
+            $bad++;
+        }
+    }
+    if ($bad === 0) {
+        pass("$name: every docs/ reference ($count, in " . count($group) . " files) names an existing file and heading");
+    }
 }
 echo "links: done\n";
 

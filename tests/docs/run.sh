@@ -8,9 +8,12 @@
 #
 #  1. tests/docs/links.php: every heading of the README as it was before the
 #     reference moved to docs/ (tests/docs/moved-headings.txt) has a section
-#     it moved to, and every relative link of README.md, docs/*.md,
-#     integrations/*/README.md and bench/*.md reaches its file and its anchor
-#     (GitHub's anchor rules).
+#     it moved to, every relative link of README.md, docs/*.md,
+#     docs/decisions/*.md, integrations/*/README.md and bench/*.md reaches its
+#     file and its anchor (GitHub's anchor rules), and every docs/...md
+#     reference in the comments of src/, stubs/, tests/model/, the phpt tests
+#     and bench/*.php names a file (and its #anchor or quoted heading) that
+#     exists.
 #  2. tests/docs/tops.php: a page whose PHP samples use a variable of the
 #     prelude ($locks, $other) without assigning it says at its top (before
 #     its first subheading, block and table) what the variable is and the

@@ -33,7 +33,8 @@
  *   MIXED           each release either way (implies NATIVE): on a server with
  *                   native compare-and-delete, the deferred release of a
  *                   destroyed handle stays the script while explicit ones are
- *                   native (docs/decisions.md), so both meet on one name
+ *                   native (docs/decisions/0046-native-release-and-refresh.md),
+ *                   so both meet on one name
  *   DEADLINES       a wait's deadline may pass at any step (cancel; the last
  *                   block carries nothing and is abandoned at the deadline)
  *   TIMED           blocks end by their timer at any step (else untimed:
@@ -46,8 +47,9 @@
  *   EXPIRE_ANYTIME  the server may expire K while its holder's validity runs
  *   CLUSTER         Redis Cluster: the acquire script is carried behind the
  *                   BLPOP (carried_step keeps it where DL_CAP_CLUSTER is set)
- *   NOSCRIPT        scripting denied (implies NATIVE; docs/decisions.md, "A
- *                   mutex where scripting is denied"): the registration is
+ *   NOSCRIPT        scripting denied (implies NATIVE;
+ *                   docs/decisions/0047-mutex-without-scripting.md): the
+ *                   registration is
  *                   try_register_plain's pipeline MULTI, ZADD Q, PEXPIRE Q,
  *                   EXEC, SET NX PX GET, PTTL K (then ZREM Q when granted;
  *                   the transaction is one step); the cancel is

@@ -15,8 +15,9 @@ function connections($srv): int {
     while (($c = @stream_socket_accept($srv, 0)) !== false) { $n++; fclose($c); }
     return $n;
 }
-// A command that fails on a connection made for it is not retried (docs/decisions.md:
-// idempotent commands are retried once only when they fail on a reused connection).
+// A command that fails on a connection made for it is not retried
+// (docs/decisions/0002-reconnect-and-retry-policy.md: idempotent commands are
+// retried once only when they fail on a reused connection).
 // A 1 s timeout: one timeout (not two) is told apart from a retry's two even
 // under valgrind, whose start-up of the first call costs a few hundred ms.
 $one = new DistLock("redis://127.0.0.1:$port", ['timeout' => 1.0]);

@@ -40,8 +40,9 @@ var_dump($third->release(), raw_redis('GET', $key) === $outer->token());
 // Seeing more than 2000 after 1.1 s means the watchdog renews with the 3 s ttl.
 // A renewal the watchdog had already taken with 1.2 s when lock() ran may land after
 // the extension and set 1200 for one round trip, then renews at 3 s at once
-// (docs/decisions.md, Lifecycle): samples from 0.3 s on count. A watchdog that
-// went back to 1.2 s renews every 0.4 s, so those samples would see it.
+// (docs/decisions/0032-ttl-changes-under-the-watchdog.md): samples from 0.3 s
+// on count. A watchdog that went back to 1.2 s renews every 0.4 s, so those
+// samples would see it.
 $shrunk = false;
 $took = lc_wait_until(function () use ($key, $t3, &$shrunk) {
     $before = lc_now();

@@ -23,11 +23,12 @@ int64_t dl_clock_wall_ms(void);
 int64_t dl_clock_sleep_us(int64_t us);
 
 /*
- * The bound of one public call (issue 27.3; docs/decisions.md, "One bound per
- * call"): the `timeout` option bounds a whole operation, not each round trip,
- * and a waiting one max(wait, timeout). The topology layer (dl_target) opens a
- * bound around each operation; every blocking step below it (connect, AUTH,
- * each read, a Redlock round) waits at most for what is left of it. Kept per
+ * The bound of one public call (issue 27.3;
+ * docs/decisions/0025-one-bound-per-call.md): the `timeout` option bounds a
+ * whole operation, not each round trip, and a waiting one max(wait, timeout).
+ * The topology layer (dl_target) opens a bound around each operation; every
+ * blocking step below it (connect, AUTH, each read, a Redlock round) waits at
+ * most for what is left of it. Kept per
  * thread: a call runs on one thread from start to end, and the watchdog's
  * thread has bounds of its own. No bound open: nothing is clipped.
  */

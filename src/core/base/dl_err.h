@@ -33,8 +33,8 @@ typedef enum {
                          * the connection is fine (docs/primitives.md, "One name, one kind") */
     DL_ERR_DENIED       /* what was asked needs a command this user may not run, or the server lacks
                          * (scripting denied by an ACL, and no native compare-and-delete): nothing was
-                         * done; the connection is fine (docs/decisions.md, "A mutex where scripting
-                         * is denied") */
+                         * done; the connection is fine
+                         * (docs/decisions/0047-mutex-without-scripting.md) */
 } dl_status_t;
 
 #define DL_ERR_MSG_MAX 512   /* room for a Redlock QuorumException naming each master's failure */

@@ -6,8 +6,10 @@
  * platform-probe.sh does the same for the C unit tests). No other file calls
  * getrandom, getentropy, arc4random_buf, ppoll or pthread_condattr_setclock.
  * `--enable-distlock-fallbacks` hides the first choices so that Linux builds
- * and tests the paths macOS takes (tests/fallbacks). docs/decisions.md,
- * "Platforms", gives the choices and why.
+ * and tests the paths macOS takes (tests/fallbacks).
+ * docs/decisions/0036-platform-calls-chosen-by-configure.md and
+ * docs/decisions/0037-watchdog-sleeps-on-the-monotonic-clock.md give the
+ * choices and why.
  *
  *   random bytes   getrandom()  else getentropy()  else arc4random_buf()
  *                  (none of them: configure stops with an error)

@@ -121,12 +121,12 @@ static dl_status_t try_set(const dl_transport_t *t, dl_lease_t *lease, int waiti
 }
 
 /*
- * Where scripting is denied (docs/decisions.md, "A mutex where scripting is
- * denied"): one registration attempt of a waiter with plain commands, in one
- * pipeline and in this order: ZADD Q <now + window> token, PEXPIRE Q window,
- * SET K token NX PX ttl [GET], PTTL K. The entry goes in before the SET looks
- * at K (the no-lost-wake-up argument); the score is the client's clock (it
- * only orders entries: nothing prunes them by time without a script, and Q
+ * Where scripting is denied (docs/decisions/0047-mutex-without-scripting.md):
+ * one registration attempt of a waiter with plain commands, in one pipeline
+ * and in this order: ZADD Q <now + window> token, PEXPIRE Q window, SET K
+ * token NX PX ttl [GET], PTTL K. The entry goes in before the SET looks at K
+ * (the no-lost-wake-up argument); the score is the client's clock (it only
+ * orders entries: nothing prunes them by time without a script, and Q
  * expires a window after the last registration). Granted: ZREM Q token
  * follows (a second round trip, on this contended path only).
  */
@@ -521,11 +521,12 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  * The mutex without fencing attempts with plain commands, SET K token NX PX
  * ttl and ZREM Q token (leaving the waiters, as the acquire script does when
  * it grants), not the script: a script call costs the server several times
- * what the two commands do, on the path of every hand-over (docs/decisions.md,
- * "The wake-up carries the attempt"). A SET that does not take the name has
- * unregistered us all the same: the script attempt follows at once
- * (c->plain). Not on a Cluster: while the name's slot migrates, the source
- * node answers the BLPOP with ASK (its wake list is absent) but runs the SET
+ * what the two commands do, on the path of every hand-over
+ * (docs/decisions/0021-plain-commands-and-a-slimmer-release-on-the-hand-over.md).
+ * A SET that does not take the name has unregistered us all the same: the
+ * script attempt follows at once (c->plain). Not on a Cluster: while the
+ * name's slot migrates, the source node answers the BLPOP with ASK (its wake
+ * list is absent) but runs the SET
  * and the ZREM (its K and Q are there), and the BLPOP, sent again to the
  * target, would block with us out of the waiters; the script is refused
  * there (TRYAGAIN: some of its keys are missing) and leaves us in. Returns
@@ -623,7 +624,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
         return dl_error_set(err, DL_ERR_ARG, "shared locking has no fair mode, and no fencing for shared leases");
     }
     if (dl_scripting_denied(t)) {
-        /* Known before anything is sent (docs/decisions.md, "A mutex where scripting is denied"). */
+        /* Known before anything is sent (docs/decisions/0047-mutex-without-scripting.md). */
         const char *what = needs_scripting(lease, prim);
         if (what) return dl_denied(t, what, err);
         if (cannot_release_safely(t, lease)) return cannot_release(t, err);

@@ -67,10 +67,11 @@ size_t dl_key_derive(const char *key, size_t key_len, const char *suffix, size_t
 int dl_key_find_tag(unsigned crc_before, unsigned slot, char *tag);
 
 /*
- * The fencing counter of a slot (docs/decisions.md, "Fencing counters per
- * hash slot"). Every fenced grant of every name whose key hashes to `slot`
- * increments one counter, so fencing over any number of names keeps at most
- * 16384 counters per prefix (Redis Cluster's slot count), and a name's tokens
+ * The fencing counter of a slot
+ * (docs/decisions/0015-fencing-counter-per-hash-slot.md). Every fenced grant
+ * of every name whose key hashes to `slot` increments one counter, so fencing
+ * over any number of names keeps at most 16384 counters per prefix (Redis
+ * Cluster's slot count), and a name's tokens
  * still strictly increase: one slot's counter orders every grant of every
  * name in it, and it moves with its slot when a cluster reshards. The key
  * starts with the prefix (the ACL pattern ~<prefix>* covers it) and hashes to

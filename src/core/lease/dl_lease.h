@@ -117,7 +117,7 @@ int64_t dl_lease_validity_us(const dl_lease_t *lease);
  * found gone, or another's, now was removed by that release, since it cannot
  * have expired and nobody else could have removed it (short of a forced
  * release). 0 otherwise: past the validity, expiry and our release cannot be
- * told apart (docs/decisions.md, "Waiting").
+ * told apart (docs/decisions/0010-key-gone-while-valid-counts-as-released.md).
  */
 int dl_lease_gone_by_our_release(const dl_lease_t *lease);
 

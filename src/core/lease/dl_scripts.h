@@ -46,7 +46,7 @@
  * (one per name, never deleted then): while it exists it may be ahead of c,
  * so c is moved past it and it is deleted, and no token is ever lower than
  * one already given for the name. c == fn: a prefix that keeps per-name
- * counters (dl_lease.h). docs/decisions.md, "Fencing counters per hash slot".
+ * counters (dl_lease.h). docs/decisions/0015-fencing-counter-per-hash-slot.md.
  */
 #define DL_LUA_FENCE(c, fn, out) \
     "local " out " = redis.call('INCR', " c ") " \
@@ -114,10 +114,10 @@
  * and expires. Redis serves blocked BLPOP clients in arrival order: the
  * longest waiter wakes. Expired entries are left to the next registration by
  * DL_SCRIPT_ACQUIRE (the cancel and the multi-lock's release prune too) and
- * to Q's own TTL: this script runs on every hand-over,
- * and each call a script makes costs the server about a microsecond beyond the
- * command itself (docs/decisions.md, "The wake-up carries the attempt"). K held
- * under another kind: DLKIND.
+ * to Q's own TTL: this script runs on every hand-over, and each call a script
+ * makes costs the server about a microsecond beyond the command itself
+ * (docs/decisions/0021-plain-commands-and-a-slimmer-release-on-the-hand-over.md).
+ * K held under another kind: DLKIND.
  */
 #define DL_SCRIPT_RELEASE \
     "local call = redis.call " \
@@ -139,7 +139,7 @@
  * name is free, it pushes a wake token: a waiter that gives up at its
  * deadline drops its connection while BLPOP may already have popped the
  * release's wake token for it, and that wake-up is passed on here rather than
- * lost (docs/decisions.md, "Deadlines at the client"). An extra token only
+ * lost (docs/decisions/0019-no-hand-over-lost-at-the-deadline.md). An extra token only
  * costs a waiter one attempt. Returns 1 when it pushed one.
  */
 #define DL_SCRIPT_CANCEL \

@@ -1,4 +1,5 @@
-/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+/* POSIX.1-2008, before any system header: the build passes no feature macro
+ * (docs/decisions/0036-platform-calls-chosen-by-configure.md). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "dl_cluster.h"

@@ -1,4 +1,5 @@
-/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+/* POSIX.1-2008, before any system header: the build passes no feature macro
+ * (docs/decisions/0036-platform-calls-chosen-by-configure.md). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "dl_target.h"
@@ -332,9 +333,10 @@ dl_status_t dl_target_acquire(dl_target_t *tg, dl_lease_t *lease, const dl_acqui
  * it that finds the key gone, or handed on, while the lease is still valid
  * counts it as released: the key cannot have expired, and nobody else could
  * have removed it, so the earlier attempt did. This is dl_lock_release's rule
- * for its own second attempt (docs/decisions.md, "Waiting"), carried across
- * calls: without it, a release() retried after a ConnectionException reported
- * the lease lost when the first one's deferred attempt had ended it.
+ * for its own second attempt
+ * (docs/decisions/0010-key-gone-while-valid-counts-as-released.md), carried
+ * across calls: without it, a release() retried after a ConnectionException
+ * reported the lease lost when the first one's deferred attempt had ended it.
  */
 static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
 {

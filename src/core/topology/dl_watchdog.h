@@ -35,9 +35,10 @@ typedef struct dl_watchdog_stats {
 /*
  * Called on the watchdog thread, under its lock, when a renewal finds a lease
  * with a lost_arg lost; arg is that lost_arg (the holder's own: with several
- * threads, each thread's flag; see "Threads (ZTS)" in docs/decisions.md). Must
- * only set flags (it is how the holder's thread is asked to look). Set once,
- * before the first dl_watchdog_add.
+ * threads, each thread's flag; see
+ * docs/decisions/0030-threads-zts-state-scope.md). Must only set flags (it is
+ * how the holder's thread is asked to look). Set once, before the first
+ * dl_watchdog_add.
  */
 void dl_watchdog_set_lost_hook(void (*hook)(void *arg));
 

@@ -1,4 +1,5 @@
-/* POSIX.1-2008, before any system header: the build passes no feature macro (docs/decisions.md, Platforms). */
+/* POSIX.1-2008, before any system header: the build passes no feature macro
+ * (docs/decisions/0036-platform-calls-chosen-by-configure.md). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "dl_conn.h"
@@ -707,9 +708,9 @@ static dl_status_t flush_output(dl_conn_t *c, dl_error_t *err)
  * connection, every read() waits in poll_input first, a reply cut short
  * included: the socket's SO_RCVTIMEO is never what bounds the wait, so a call
  * need not set it (two setsockopt() before and two after each call, on the
- * path of every hand-over: docs/decisions.md, "The wake-up carries the
- * attempt"). Without one (or on TLS, where OpenSSL may hold bytes the socket
- * does not show), redisGetReply and the socket's timeouts, as set by the call.
+ * path of every hand-over: docs/decisions/0022-no-socket-options-per-call.md).
+ * Without one (or on TLS, where OpenSSL may hold bytes the socket does not
+ * show), redisGetReply and the socket's timeouts, as set by the call.
  */
 static dl_status_t next_reply(dl_conn_t *c, int64_t deadline_ns, redisReply **r, const char *during, dl_error_t *err)
 {
@@ -764,7 +765,7 @@ static int version_code(const char *v)
 
 /*
  * What HELLO (no arguments: the protocol stays RESP2) says of the server
- * (docs/decisions.md, "Native compare-and-delete and compare-and-set"):
+ * (docs/decisions/0045-server-capabilities-from-hello.md):
  * DL_CAP_SET_GET for Redis >= 7.0 and Valkey (NX and GET together came with
  * 7.0; Valkey forked from 7.2); DL_CAP_DELEX and DL_CAP_SET_IFEQ for Redis >=
  * 8.4; on Valkey, DL_CAP_SET_IFEQ from 8.1, DL_CAP_DELIFEQ from 9.0,
@@ -799,8 +800,7 @@ static unsigned caps_from_hello(const redisReply *r)
  * The probe behind HELLO: EVALSHA of a digest no script has, with no keys.
  * It runs nothing: NOSCRIPT where this user may run scripts; NOPERM where an
  * ACL denies EVALSHA; "unknown command" where a service removed Lua. Only
- * those two refusals mean "no scripting" (docs/decisions.md, "A mutex where
- * scripting is denied").
+ * those two refusals mean "no scripting" (docs/decisions/0047-mutex-without-scripting.md).
  */
 #define DL_SCRIPT_PROBE_SHA "0000000000000000000000000000000000000000"
 
