@@ -359,7 +359,8 @@ static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
  * script is refused having run nothing (DL_ERR_DENIED): the call is made
  * once more, now choosing what the server allows (issue 45.1). Where
  * scripting is allowed nothing is redone, so no call gains a round trip.
- * One server and Cluster; Redlock's fan-out does not offer the plain mutex.
+ * One server and Cluster; Redlock's fan-out does not offer the plain mutex
+ * (docs/decisions/0061-the-first-call-chooses-before-hello.md).
  */
 static int chosen_blind(const dl_transport_t *t)
 {

@@ -822,7 +822,8 @@ static int is_noauth(const redisReply *r)
 }
 
 /*
- * The caps hint (issue 45.1): the native commands this process last learned
+ * The caps hint (issue 45.1; docs/decisions/0061-the-first-call-chooses-before-hello.md):
+ * the native commands this process last learned
  * a server has for a user, kept per address and user so that a fresh
  * connection's first call (a new instance, a persistent connection just
  * made) can choose them before its own HELLO answers, which rides in front
