@@ -22,7 +22,6 @@ typedef struct php_distlock_stats {
     zend_long refreshed;          /* successful refreshes */
     zend_long wait_time_us;       /* total time spent waiting in lock() */
     zend_long connection_errors;  /* connect/auth/I-O/timeout/protocol errors */
-    zend_long native_releases;    /* releases done with DELIFEQ, no script (Valkey >= 9.0) */
     zend_long observer_errors;    /* exceptions thrown by observers (swallowed; src/php/observer.c) */
 } php_distlock_stats;
 

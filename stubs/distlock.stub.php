@@ -419,7 +419,8 @@ namespace {
          * Per-process counters (since process start): acquired, contended, timeouts,
          * released, lost, refreshed, wait_time_us (lock() waits only), connection_errors,
          * native_releases (releases done by the server's own compare-and-delete,
-         * DELEX ... IFEQ or Valkey's DELIFEQ, without a script), native_fallbacks (native
+         * DELEX ... IFEQ or Valkey's DELIFEQ, without a script, on every path: release(),
+         * by token, at destruction, request end and endRequest(); process-wide), native_fallbacks (native
          * commands the server refused although its version has them: unknown command,
          * syntax error or NOPERM; each was followed by the script, and that connection
          * uses the script from then on; process-wide), renewals and renewal_round_trips (the

@@ -543,7 +543,6 @@ static int release_token(php_distlock_client *c, zend_string *name, const char *
         php_distlock_throw_release(&err);
         return -1;
     }
-    if (dl_target_native(c->target, lease)) DISTLOCK_G(stats).native_releases++;
     dl_lease_free(lease);
     if (released) {
         DISTLOCK_G(stats).released++;
@@ -1086,7 +1085,7 @@ void php_distlock_stats_array(zval *out)
     add_assoc_long(out, "refreshed", s->refreshed);
     add_assoc_long(out, "wait_time_us", s->wait_time_us);
     add_assoc_long(out, "connection_errors", s->connection_errors);
-    add_assoc_long(out, "native_releases", s->native_releases);
+    add_assoc_long(out, "native_releases", (zend_long)dl_lock_native_releases());
     add_assoc_long(out, "native_fallbacks", (zend_long)dl_lock_native_fallbacks());
     add_assoc_long(out, "observer_errors", s->observer_errors);
     add_assoc_long(out, "renewals", (zend_long)wd.renewals);

@@ -243,7 +243,6 @@ static int lock_release(php_distlock_lock *l, bool quiet, bool implicit, php_dis
         st = DL_OK;   /* another kind holds the name now: this lease ended before; lost */
         released = 0;
     }
-    if (st == DL_OK && dl_target_native(l->owner->target, h->lease)) DISTLOCK_G(stats).native_releases++;
     if (st != DL_OK) {
         if (!quiet) {
             /* Keep the handle: a later release(), the destructor or request end retries. */

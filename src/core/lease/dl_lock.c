@@ -18,6 +18,20 @@
 static pthread_mutex_t fallbacks_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long fallbacks;
 
+/* Releases done by a native command that ran (dl_lock_native_releases):
+ * counted where the command was answered, whatever path sent it. */
+static unsigned long long native_releases;
+
+static void count_native_release(void)
+{
+    __atomic_fetch_add(&native_releases, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long long dl_lock_native_releases(void)
+{
+    return __atomic_load_n(&native_releases, __ATOMIC_RELAXED);
+}
+
 unsigned long long dl_lock_native_fallbacks(void)
 {
     unsigned long long n;
@@ -194,6 +208,7 @@ dl_status_t dl_lock_release(const dl_transport_t *t, const dl_lease_t *lease, in
         if (st == DL_OK && v != 1 && !dl_scripting_denied(t)) native = 0;
         break;
     }
+    if (native && st == DL_OK) count_native_release();   /* its answer stands: this release went natively */
     if (!native) {
         st = dl_script_run_retried(t, s, lease, 0, 0, 0, DL_RETRY_ANY, &r, &retried, err);
         if (st == DL_OK) {
@@ -401,6 +416,7 @@ static dl_status_t release_many_native(const dl_transport_t *t, size_t n, dl_lea
             forget_native(t, bit[i]);
             st = dl_lock_release(t, leases[i], &released[i], err);
         } else if (d->type == DL_REPLY_INTEGER) {
+            count_native_release();
             released[i] = d->integer == 1;
             if (released[i] && r[2 * i + 1].type == DL_REPLY_INTEGER && r[2 * i + 1].integer > 0) {
                 dl_lock_wake(t, leases[i]);

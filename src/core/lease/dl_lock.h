@@ -164,6 +164,14 @@ int dl_lock_native_set(const dl_transport_t *t, const dl_lease_t *lease);
 /* "DELEX", "DELIFEQ" or NULL: the compare-and-delete a connection with these DL_CAP_* uses. */
 const char *dl_lock_native_name(unsigned caps);
 
+/* Releases whose outcome a native compare-and-delete (DELEX, DELIFEQ) gave,
+ * on every path that releases on one server or Cluster: an explicit release,
+ * by token, at destruction, at request end or endRequest() (one pipeline),
+ * and a deferred release where it is made at once; process-wide, as the
+ * fallbacks below (stats()['native_releases']). A deferred release is a
+ * script, and Redlock releases by script: neither counts. */
+unsigned long long dl_lock_native_releases(void);
+
 /* Native commands refused by a server that was expected to have them (unknown
  * command, syntax error, NOPERM), each followed by the script: process-wide. */
 unsigned long long dl_lock_native_fallbacks(void);
