@@ -81,7 +81,9 @@ namespace {
          *   null: a fresh random one. A key already holding this token (another process, or a lease
          *   detached earlier) is held like by any other owner: lock() waits for it. Reentrancy
          *   applies only when this instance holds $name under the same token.
-         * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\LockTimeoutException when the wait ran out; when the server went silent
+         *   during it, the message names the server and for how long, and getPrevious() is the
+         *   ConnectionException (see LockTimeoutException)
          * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
          *   (an acquire whose reply was lost is first undone with the same token)
          * @throws \DistLock\QuorumException (a ConnectionException) with Redlock, when more masters
@@ -691,7 +693,14 @@ namespace DistLock {
     /** Connect, auth, I/O, timeout or protocol error: never reported as "not acquired". */
     class ConnectionException extends Exception {}
 
-    /** lock() waited $wait seconds and did not get the lock. */
+    /**
+     * lock() waited $wait seconds and did not get the lock. When the server (or a Redlock
+     * master) answered nothing in the end of the wait (its blocking wait ran to the deadline
+     * and the cancel after it went unanswered for 0.1 s), the message adds "Redis at <host:port>
+     * answered nothing for the last <s> s, since <s> s into the wait (...)", and getPrevious()
+     * is the ConnectionException that showed it (counted in stats()['connection_errors']).
+     * Plain contention keeps the plain message and no previous exception.
+     */
     class LockTimeoutException extends Exception {}
 
     /** An operation needed ownership of a lock that is gone. */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b383938647a7759449abd62c0ad69dfd5384d033 */
+ * Stub hash: 368b725a61b4b0c7cc0c01b91641f899ba0ac301 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")

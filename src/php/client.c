@@ -6,6 +6,8 @@
  */
 #include "php_distlock_internal.h"
 
+#include <stdarg.h>
+
 #include "ext/spl/spl_exceptions.h"
 
 #include "../core/base/dl_proc.h"
@@ -359,6 +361,34 @@ static php_distlock_held *hold(php_distlock_client *c, zend_string *name, dl_lea
     return h;
 }
 
+/*
+ * The LockTimeoutException of a wait that ran out (message from fmt). When
+ * the wait ended with the server silent (res->silent_us > 0, issue 45.2),
+ * the failure that showed it is thrown first (a ConnectionException, counted
+ * in connection_errors) and becomes the timeout's previous exception, and the
+ * message says which server was silent and for how long: a catch of
+ * LockTimeoutException still catches it.
+ */
+static void throw_wait_timeout(const dl_acquire_result_t *res, const dl_error_t *err, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    DISTLOCK_G(stats).timeouts++;
+    if (res->silent_us > 0) {
+        php_distlock_throw(err);
+        zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
+                                "%s; Redis at %s answered nothing for the last %.3f s, since %.3f s into the wait (%s)",
+                                msg, res->silent_server, res->silent_us / 1e6,
+                                res->waited_us > res->silent_us ? (res->waited_us - res->silent_us) / 1e6 : 0.0,
+                                res->silent_how);
+    } else {
+        zend_throw_exception(distlock_ce_LockTimeoutException, msg, 0);
+    }
+}
+
 /* Acquires lease (taken over) for name; a new handle in return_value, NULL
  * (not acquired, !throw_on_timeout), or throws. */
 static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t *lease, int64_t wait_us,
@@ -375,16 +405,13 @@ static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t 
         if (st != DL_OK) {
             php_distlock_throw(&err);
         } else if (throw_on_timeout) {
-            DISTLOCK_G(stats).timeouts++;
             if (lease->kind == DL_LEASE_PERMITS) {
-                zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
-                                        "Could not acquire %lld of the %lld permits of \"%s\" within %.3f seconds",
-                                        lease->permits, lease->limit, ZSTR_VAL(name), wait_us / 1e6);
+                throw_wait_timeout(&res, &err, "Could not acquire %lld of the %lld permits of \"%s\" within %.3f seconds",
+                                   lease->permits, lease->limit, ZSTR_VAL(name), wait_us / 1e6);
             } else {
-                zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
-                                        "Could not acquire %s \"%s\" within %.3f seconds",
-                                        lease->kind == DL_LEASE_SHARED ? "a shared lock on" : "the lock", ZSTR_VAL(name),
-                                        wait_us / 1e6);
+                throw_wait_timeout(&res, &err, "Could not acquire %s \"%s\" within %.3f seconds",
+                                   lease->kind == DL_LEASE_SHARED ? "a shared lock on" : "the lock", ZSTR_VAL(name),
+                                   wait_us / 1e6);
             }
         } else {
             RETVAL_NULL();
@@ -466,10 +493,8 @@ static void acquire_all(php_distlock_client *c, const char *func, zend_string **
         if (st != DL_OK) {
             php_distlock_throw(&err);
         } else if (throw_on_timeout) {
-            DISTLOCK_G(stats).timeouts++;
-            zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
-                                    "Could not acquire all %u locks (\"%s\", ...) within %.3f seconds", n,
-                                    ZSTR_VAL(names[0]), wait_us / 1e6);
+            throw_wait_timeout(&res, &err, "Could not acquire all %u locks (\"%s\", ...) within %.3f seconds", n,
+                               ZSTR_VAL(names[0]), wait_us / 1e6);
         } else {
             RETVAL_NULL();
         }

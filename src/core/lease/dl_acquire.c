@@ -189,7 +189,7 @@ static dl_status_t try_register_plain(const dl_transport_t *t, dl_lease_t *lease
  * on a wake token our dropped BLPOP may have taken, as DL_SCRIPT_CANCEL does).
  * Best effort, within the call's bound and a grace.
  */
-static void cancel_plain(const dl_transport_t *t, const dl_lease_t *lease)
+static dl_status_t cancel_plain(const dl_transport_t *t, const dl_lease_t *lease, int64_t grace_us, dl_error_t *err)
 {
     const char *zrem[3] = {"ZREM", lease->waiters_key, lease->token};
     size_t zrem_len[3] = {4, lease->waiters_key_len, lease->token_len};
@@ -199,26 +199,52 @@ static void cancel_plain(const dl_transport_t *t, const dl_lease_t *lease)
     size_t exq_len[2] = {6, lease->waiters_key_len};
     dl_cmd_t cmds[3] = {{3, zrem, zrem_len}, {2, exk, exk_len}, {2, exq, exq_len}};
     dl_reply_t r[3];
-    dl_error_t ignored;
     dl_call_bound_t saved;
+    dl_status_t st;
     size_t i;
 
     memset(r, 0, sizeof(r));
-    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
-    if (dl_call(t, 3, cmds, r, DL_RETRY_NEVER, &ignored) == DL_OK && r[1].type == DL_REPLY_INTEGER &&
-        r[1].integer == 0 && r[2].type == DL_REPLY_INTEGER && r[2].integer > 0) {
+    dl_call_bound_grace(&saved, grace_us);
+    st = dl_call(t, 3, cmds, r, DL_RETRY_NEVER, err);
+    if (st == DL_OK && r[1].type == DL_REPLY_INTEGER && r[1].integer == 0 && r[2].type == DL_REPLY_INTEGER &&
+        r[2].integer > 0) {
         dl_lock_wake(t, lease);
     }
     dl_call_bound_end(&saved);
     for (i = 0; i < 3; i++) dl_reply_free(&r[i]);
+    return st;
 }
 
 /* A waiter leaves: the primitive's cancel script, or the plain cancel where scripting is denied. */
 static void cancel_quietly(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease,
                            int force_eval)
 {
-    if (dl_scripting_denied(t) && prim->plain) cancel_plain(t, lease);
+    dl_error_t ignored;
+    if (dl_scripting_denied(t) && prim->plain) cancel_plain(t, lease, DL_PENDING_GRACE_US, &ignored);
     else dl_script_run_or_defer(t, prim->cancel, lease, force_eval);
+}
+
+/*
+ * The cancel of a wait whose blocking pop its deadline cut (issue 45.2). A
+ * pop that runs to the deadline unanswered is what contention looks like,
+ * and what a server that stopped answering looks like: the cancel after it
+ * tells them apart (docs/decisions/0062-a-silent-server-at-the-end-of-a-wait.md).
+ * It is given DL_SILENCE_GRACE_US (a healthy server
+ * answers a fresh connection and the cancel in well under it, even under
+ * valgrind); unanswered, the server is reported silent since last_answer_ns
+ * (res->silent_us, res->silent_server), and err is the cancel's failure.
+ */
+static void cancel_after_cut(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease,
+                             int64_t last_answer_ns, dl_acquire_result_t *res, dl_error_t *err)
+{
+    dl_status_t st = dl_scripting_denied(t) && prim->plain
+                         ? cancel_plain(t, lease, DL_SILENCE_GRACE_US, err)
+                         : dl_script_run_or_defer_within(t, prim->cancel, lease, 0, DL_SILENCE_GRACE_US, err);
+    if (st == DL_OK || !(dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT)) return;
+    res->silent_us = (dl_clock_now_ns() - last_answer_ns) / 1000;
+    res->silent_server = t->endpoint ? t->endpoint : "?";
+    res->silent_how = "the blocking wait ran to its deadline unanswered, and the cancel after it had no answer within "
+                      "0.1 s";
 }
 
 /* The undo of a grant that may have happened: natively where the server has a
@@ -609,6 +635,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     dl_reply_t carried_r;
     int64_t carried_since_ns = 0;
     int64_t last_sent_ns = 0;    /* when the last attempt was sent (a carried one: its BLPOP) */
+    int64_t last_answer_ns = start_ns;   /* when the server last answered (a wait only: cancel_after_cut) */
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
 
@@ -655,6 +682,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             }
         }
         res->attempts++;
+        if (st == DL_OK && waiting) last_answer_ns = dl_clock_now_ns();
         last_sent_ns = sent_ns;
         registered |= by_script && waiting;
         if (st != DL_OK) {
@@ -731,6 +759,7 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 if (st != DL_OK || res->acquired) break;
                 continue;
             }
+            if (st == DL_OK && !abandoned) last_answer_ns = dl_clock_now_ns();
             if (st == DL_OK) {
                 /* Woken, or the carried attempt to judge: at once. Not woken, nothing
                  * carried, and the block covered the rest of the wait (or the
@@ -738,7 +767,8 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * then): nothing changed that another attempt could see; give up.
                  * The cancel passes on a wake-up or a hand-over that came as we left. */
                 if (!carried && !popped && (abandoned || block_us >= remaining_us)) {
-                    cancel_quietly(t, prim, lease, 0);
+                    if (abandoned) cancel_after_cut(t, prim, lease, last_answer_ns, res, err);
+                    else cancel_quietly(t, prim, lease, 0);
                     break;
                 }
                 continue;

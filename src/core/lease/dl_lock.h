@@ -48,11 +48,24 @@ typedef struct dl_acquire_opts {
     void *interrupt_arg;
 } dl_acquire_opts_t;
 
+/* How long the cancel of a wait whose blocking pop its deadline cut may take
+ * before the server is called silent (microseconds; dl_acquire_result_t.silent_us). */
+#define DL_SILENCE_GRACE_US 100000
+
 typedef struct dl_acquire_result {
     int acquired;             /* 1: the lease is ours (lease->valid_until_ns set) */
     unsigned attempts;        /* acquire commands sent */
     unsigned contended;       /* attempts that found another owner */
     int64_t waited_us;        /* time spent between the first attempt and the outcome */
+    int64_t silent_us;        /* > 0 when a wait that ended at its deadline ended with the server
+                               * silent (issue 45.2): nothing answered for that long (microseconds,
+                               * since its last reply); the call's err is the failure that showed
+                               * it (the glue throws it as the LockTimeoutException's previous
+                               * exception); 0 otherwise */
+    const char *silent_server; /* ... and which: its endpoint ("host:port"; the transport's, valid
+                                * while the target lives), or the silent Redlock masters' list */
+    const char *silent_how;    /* ... and what showed it (a static string) */
+    char silent_list[128];     /* Redlock: the storage of silent_server */
 } dl_acquire_result_t;
 
 /*

@@ -462,8 +462,14 @@ void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lea
 
 void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval)
 {
-    dl_call_bound_t saved;
     dl_error_t ignored;
+    dl_script_run_or_defer_within(t, s, lease, force_eval, DL_PENDING_GRACE_US, &ignored);
+}
+
+dl_status_t dl_script_run_or_defer_within(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                          int force_eval, int64_t grace_us, dl_error_t *err)
+{
+    dl_call_bound_t saved;
     dl_reply_t r;
     dl_status_t st;
 
@@ -471,17 +477,18 @@ void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const
      * is written, not waited for (issue 37.2). */
     if (dl_call_bound_closed()) {
         dl_script_defer(t, s, lease);
-        return;
+        return DL_OK;
     }
     /* A healthy server answers in well under the grace: the caller returns with
      * it done. A stalled one costs the grace, and the command, written, runs
      * when the server does (the connection is dropped: its reply is never misread). */
-    dl_call_bound_grace(&saved, DL_PENDING_GRACE_US);
-    st = dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, &ignored);
+    dl_call_bound_grace(&saved, grace_us);
+    st = dl_script_run(t, s, lease, 0, 0, force_eval, DL_RETRY_NEVER, &r, err);
     dl_call_bound_end(&saved);
     dl_reply_free(&r);
     /* Not written (no connection within the grace): kept for the next command. */
     if (st == DL_ERR_CONNECT) dl_script_defer(t, s, lease);
+    return dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT ? st : DL_OK;
 }
 
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

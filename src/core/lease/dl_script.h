@@ -166,6 +166,17 @@ void dl_script_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lea
  */
 void dl_script_run_or_defer(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int force_eval);
 
+/*
+ * dl_script_run_or_defer with grace_us (microseconds) past the call's bound
+ * instead of DL_PENDING_GRACE_US, and its outcome: DL_OK when the server
+ * answered (whatever the script returned), else the transport failure, with
+ * err set (DL_ERR_CONNECT: not written, deferred). The cancel of a wait whose
+ * blocking pop its deadline cut asks this way whether the server still
+ * answers (dl_acquire.c, issue 45.2).
+ */
+dl_status_t dl_script_run_or_defer_within(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease,
+                                          int force_eval, int64_t grace_us, dl_error_t *err);
+
 /* dl_script_run for scripts answering an integer. */
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,
                               dl_retry_t retry, long long *result, dl_error_t *err);

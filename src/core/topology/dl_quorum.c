@@ -310,6 +310,52 @@ static int block_on_one(dl_quorum_t *q, const round_t *r, const dl_lease_t *leas
     return 1;
 }
 
+/*
+ * The end of a wait that ran out (issue 45.2): the cancel on every master, as
+ * give_up's, but each answer waited for up to DL_SILENCE_GRACE_US past the
+ * call's bound. A master that answers neither it nor any round since
+ * answered_ns[i] is silent: res->silent_server lists them, res->silent_us is
+ * the longest time one of them answered nothing, and err is the first one's
+ * failure. The others' answers decided the rounds (the name was taken): the
+ * wait's end is still a timeout, which says who was silent.
+ */
+static void give_up_checked(dl_quorum_t *q, const dl_lease_t *lease, round_t *last, const int64_t *answered_ns,
+                            dl_acquire_result_t *res, dl_error_t *err)
+{
+    dl_script_call_t sc;
+    dl_cmd_t cmd = dl_script_command(&sc, &DL_CANCEL_SCRIPT, lease, 0, 0, 1);
+    dl_call_bound_t saved;
+    round_t r;
+    dl_error_t e;
+    size_t i, used = 0;
+    int64_t now;
+
+    round_free(last);
+    dl_call_bound_grace(&saved, DL_SILENCE_GRACE_US);
+    if (round_run(q, &r, 1, &cmd, DL_SILENCE_GRACE_US, NULL, NULL, &e) != DL_OK) {
+        dl_call_bound_end(&saved);
+        return;
+    }
+    dl_call_bound_end(&saved);
+    now = dl_clock_now_ns();
+    for (i = 0; i < r.n && i < DL_QUORUM_MAX_NODES; i++) {
+        const dl_fanout_node_t *nd = &r.nd[i];
+        int64_t silent_us = (now - answered_ns[i]) / 1000;
+        if (nd->st == DL_OK || nd->st == DL_ERR_SERVER) continue;   /* answered (an error reply is an answer) */
+        if (res->silent_us == 0) dl_error_set(err, nd->st, "%s", nd->why);
+        if (silent_us > res->silent_us) res->silent_us = silent_us;
+        if (used < sizeof(res->silent_list)) {
+            const char *ep = q->node[i].t.endpoint ? q->node[i].t.endpoint : "?";
+            used += (size_t)snprintf(res->silent_list + used, sizeof(res->silent_list) - used, "%s%s", used ? ", " : "", ep);
+        }
+    }
+    if (res->silent_us > 0) {
+        res->silent_server = res->silent_list;
+        res->silent_how = "no answer to any round since, nor to the cancel after the wait within 0.1 s";
+    }
+    round_free(&r);
+}
+
 /* The end of a wait without the lock: out of every waiters set we entered (cancel, not waited for). */
 static void give_up(dl_quorum_t *q, const dl_lease_t *lease, round_t *r, int registered)
 {
@@ -328,6 +374,10 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
     int64_t first_ns = dl_clock_now_ns(), deadline_ns = first_ns + opts->wait_us * 1000;
     unsigned failed_attempts = 0, attempt = 0;
     int registered = 0, can_block = 1;
+    int64_t answered_ns[DL_QUORUM_MAX_NODES];   /* each master's last answer (the wait's silence, issue 45.2) */
+    size_t i;
+
+    for (i = 0; i < DL_QUORUM_MAX_NODES; i++) answered_ns[i] = first_ns;
 
     memset(res, 0, sizeof(*res));
     if (lease->fencing || lease->fair) {
@@ -357,6 +407,9 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
         if (st != DL_OK) return st;
         res->attempts++;
         now = dl_clock_now_ns();
+        for (i = 0; i < r.n && i < DL_QUORUM_MAX_NODES; i++) {
+            if (r.nd[i].done && r.nd[i].st == DL_OK) answered_ns[i] = now;
+        }
         ok = granted(&r);
         validity_us = dl_quorum_validity_us(lease->ttl_ms, (now - r.start_ns) / 1000);
         if (ok >= dl_quorum_size(q->n) && validity_us > 0) {
@@ -386,7 +439,8 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
             res->contended++;
         }
         if (opts->wait_us <= 0 || now >= deadline_ns) {
-            give_up(q, lease, &r, registered);
+            if (opts->wait_us > 0 && registered) give_up_checked(q, lease, &r, answered_ns, res, err);
+            else give_up(q, lease, &r, registered);
             return DL_OK;
         }
         if (opts->interrupted && opts->interrupted(opts->interrupt_arg)) {
