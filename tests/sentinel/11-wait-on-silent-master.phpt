@@ -8,8 +8,10 @@ max_execution_time=0
 <?php
 require __DIR__ . '/sentinel.inc';
 require __DIR__ . '/../phpt/inc/proc.inc';
-$pid = getenv('SENTINEL_MASTER_PID');
-$port = (int)getenv('SENTINEL_MASTER_PORT');
+// the master now (09-failover may have moved it): as the sentinels tell, and its pid
+$sp = (int)explode(',', getenv('SENTINEL_PORTS'))[0];
+$port = (int)RawConn::tcp('127.0.0.1', $sp)->cmd('SENTINEL', 'get-master-addr-by-name', st_name())[1];
+$pid = preg_match('/process_id:(\d+)/', (string)RawConn::tcp('127.0.0.1', $port)->cmd('INFO', 'server'), $mm) ? $mm[1] : '0';
 $opts = ['sentinel' => st_name(), 'prefix' => 'st11:', 'timeout' => 1.0, 'watchdog' => false];
 $h = new DistLock(st_sentinels(), $opts);
 $w = new DistLock(st_sentinels(), $opts);
