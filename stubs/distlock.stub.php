@@ -696,7 +696,7 @@ namespace DistLock {
     /**
      * lock() waited $wait seconds and did not get the lock. When the server (or a Redlock
      * master) answered nothing in the end of the wait (its blocking wait ran to the deadline
-     * and the cancel after it went unanswered for 0.1 s), the message adds "Redis at <host:port>
+     * and the cancel after it went unanswered for 0.25 s), the message adds "Redis at <host:port>
      * answered nothing for the last <s> s, since <s> s into the wait (...)", and getPrevious()
      * is the ConnectionException that showed it (counted in stats()['connection_errors']).
      * Plain contention keeps the plain message and no previous exception.

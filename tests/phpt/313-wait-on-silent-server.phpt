@@ -21,7 +21,7 @@ $port = start_test_redis('313');
 $pid = (int)trim((string)file_get_contents(test_redis_dir('313') . "/$port.pid"));
 $uri = "redis://127.0.0.1:$port";
 $raw = RawConn::tcp('127.0.0.1', $port);
-$wait = 1.0 * $slow;
+$wait = min(1.0 * $slow, 1.8);              // within one block (its cap is 2 s): the block runs to the deadline
 
 function outcome(callable $f): array {
     $t = microtime(true);
@@ -60,7 +60,7 @@ echo "  names the server: ", var_export(str_contains($m, "Redis at 127.0.0.1:$po
 echo "  silent for most of the wait: ", var_export($silent >= $wait * 0.5 && $silent <= $took + 0.01, true), "\n";
 echo "  previous: ", $prev ? get_class($prev) : 'none', ", naming the server: ", var_export($prev && str_contains($prev->getMessage(), "127.0.0.1:$port"), true), "\n";
 echo "  counted: ", $w->stats()['connection_errors'] - $errors, " connection error\n";
-echo "  ended within its bound and the grace: ", var_export($took < $wait + 0.1 + 0.5 * $slow, true), "\n";
+echo "  ended within its bound and the grace: ", var_export($took < $wait + 0.25 + 0.5 * $slow, true), "\n";
 // the server is back: the name is still held, and the next wait is plain contention again
 [$e] = outcome(fn () => $w->lock('x', 5, 0.2));
 echo "after: ", get_class($e), ": ", $e->getMessage(), "\n";
@@ -71,10 +71,10 @@ $ports = [start_test_redis('313'), start_test_redis('313'), start_test_redis('31
 $uris = array_map(fn ($q) => "redis://127.0.0.1:$q", $ports);
 $rh = new DistLock($uris, ['prefix' => 'p313:']);
 $rw = new DistLock($uris, ['prefix' => 'p313:', 'timeout' => 2.0]);
-$rheld = $rh->lock('r', 30);
+$rheld = $rh->lock('r', 30);                 // a long ttl: each master has min(timeout, ttl / 10) to answer a round
 $stalled = (int)trim((string)file_get_contents(test_redis_dir('313') . "/{$ports[2]}.pid"));
 posix_kill($stalled, SIGSTOP);
-[$e, $prev] = outcome(fn () => $rw->lock('r', 5, $wait));
+[$e, $prev] = outcome(fn () => $rw->lock('r', 30, $wait));
 posix_kill($stalled, SIGCONT);
 $m = $e instanceof Throwable ? $e->getMessage() : $e;
 echo "Redlock: ", $e instanceof DistLock\LockTimeoutException ? 'LockTimeoutException' : get_class($e),

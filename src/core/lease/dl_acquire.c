@@ -244,7 +244,7 @@ static void cancel_after_cut(const dl_transport_t *t, const dl_primitive_t *prim
     res->silent_us = (dl_clock_now_ns() - last_answer_ns) / 1000;
     res->silent_server = t->endpoint ? t->endpoint : "?";
     res->silent_how = "the blocking wait ran to its deadline unanswered, and the cancel after it had no answer within "
-                      "0.1 s";
+                      "0.25 s";
 }
 
 /* The undo of a grant that may have happened: natively where the server has a

@@ -50,7 +50,7 @@ typedef struct dl_acquire_opts {
 
 /* How long the cancel of a wait whose blocking pop its deadline cut may take
  * before the server is called silent (microseconds; dl_acquire_result_t.silent_us). */
-#define DL_SILENCE_GRACE_US 100000
+#define DL_SILENCE_GRACE_US 250000
 
 typedef struct dl_acquire_result {
     int acquired;             /* 1: the lease is ours (lease->valid_until_ns set) */

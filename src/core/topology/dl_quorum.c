@@ -351,7 +351,7 @@ static void give_up_checked(dl_quorum_t *q, const dl_lease_t *lease, round_t *la
     }
     if (res->silent_us > 0) {
         res->silent_server = res->silent_list;
-        res->silent_how = "no answer to any round since, nor to the cancel after the wait within 0.1 s";
+        res->silent_how = "no answer to any round since, nor to the cancel after the wait within 0.25 s";
     }
     round_free(&r);
 }
