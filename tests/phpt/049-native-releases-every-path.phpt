@@ -1,5 +1,5 @@
 --TEST--
-stats()['native_releases'] counts each release once by how it went (issue 45.3): release(), by token, at destruction (confirmed, and deferred where scripting is denied), endRequest()'s one pipeline, with scripting allowed and denied; a deferred release (a script) and Redlock's (a script on each master) count none; a server without DELEX/DELIFEQ counts none
+stats()['native_releases'] counts each release once by how it went (issue 45.3): release(), by token, at destruction (confirmed, and deferred where scripting is denied), endRequest()'s one pipeline, with scripting allowed and denied; the request-end sweep (PHP's built-in web server, one process); a deferred release (a script) and Redlock's (a script on each master) count none; a server without DELEX/DELIFEQ counts none
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -74,6 +74,43 @@ foreach (['scripting allowed' => "redis://127.0.0.1:$port", 'scripting denied' =
     }
 }
 
+// The request-end sweep: leases a request leaves held are released when it
+// ends. The counters are per process, so the requests go to one process that
+// serves many: PHP's built-in web server, with this extension loaded.
+$so = null;
+foreach (file('/proc/self/maps') ?: [] as $line) {
+    if (preg_match('~\s(/\S*distlock\.so)$~', trim($line), $mm)) { $so = $mm[1]; break; }
+}
+$web = free_port();
+$docroot = sys_get_temp_dir() . '/phpt_049_web_' . getmypid();
+@mkdir($docroot);
+file_put_contents("$docroot/index.php", '<?php
+$d = new DistLock("redis://127.0.0.1:' . $port . '", ["prefix" => "p049:sweep:"]);
+if ($_SERVER["REQUEST_URI"] === "/take") { $GLOBALS["keep"] = [$d->tryLock("a", 5), $d->tryLock("b", 5), $d->tryLock("c", 5)]; echo "taken"; }
+else echo json_encode($d->stats());
+');
+$server = proc_open([PHP_BINARY, '-n', '-d', "extension=$so", '-S', "127.0.0.1:$web", '-t', $docroot], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+$get = function (string $path) use ($web): ?string {
+    for ($i = 0; $i < 200; $i++) {
+        $r = @file_get_contents("http://127.0.0.1:$web$path");
+        if ($r !== false) return $r;
+        usleep(25000);
+    }
+    return null;
+};
+$before = json_decode((string)$get('/stats'), true);
+$taken = $get('/take');
+$after = json_decode((string)$get('/stats'), true);
+proc_terminate($server);
+proc_close($server);
+array_map('unlink', glob("$docroot/*"));
+@rmdir($docroot);
+$nat = ($after['native_releases'] ?? -1) - ($before['native_releases'] ?? 0);
+$rel = ($after['released'] ?? -1) - ($before['released'] ?? 0);
+$expectNat = $native === '' ? 0 : 3;
+echo "request-end sweep, 3 leases: ", $taken === 'taken' && $nat === $expectNat && $rel === 3 ? 'ok'
+    : "taken: " . var_export($taken, true) . ", native_releases +$nat (expected +$expectNat), released +$rel (expected +3)", "\n";
+
 // Redlock: a script on each master; counted released once, native none.
 $ports = [start_test_redis('049'), start_test_redis('049'), start_test_redis('049')];
 $uris = array_map(fn ($q) => "redis://127.0.0.1:$q", $ports);
@@ -97,4 +134,5 @@ scripting denied, destruction, confirmed: ok
 scripting denied, destruction, deferred: ok
 scripting denied, endRequest\(\), 3 leases: ok
 |scripting denied: no lock can be taken here \(no DELEX or DELIFEQ\)
-)Redlock release\(\): ok)
+)request-end sweep, 3 leases: ok
+Redlock release\(\): ok)
