@@ -116,6 +116,7 @@ struct fake {
     int blpop_mode;    /* BL_* */
     const char *pop_value;
     int attempts, blpops, cancels, refreshes, sets;
+    int cancel_unanswered;  /* the cancel times out: a server silent since the BLPOP (issue 45.2) */
     int64_t set_delay_us;  /* lock()'s first plain SET takes this long */
     /* deferred replies: a send's step is owed until recv reads it */
     step_t owed[MAX_STEPS];
@@ -648,6 +649,7 @@ static step_t h_wait_cmd(fake_t *f, const rec_call_t *call, const rec_cmd_t *c)
     if (IS_CANCEL(c) || IS_FAIR_RELEASE(c) || IS_RELEASE(c)) {
         if (f->flag && is_cmd(c, "EVALSHA")) return step_one(RP_ERR(NOSCRIPT_MSG));  /* flushed cache */
         f->cancels++;
+        if (f->cancel_unanswered) return step_fail(DL_ERR_TIMEOUT, "Redis at fake: no answer within the bound");
         return step_one(RP_INT(0));
     }
     if (IS_REFRESH(c)) {
@@ -2285,6 +2287,7 @@ static void deadline_ends_block(fake_t *f, dl_lease_t *l)
     }
     assert_int_equal(blocks, 1);
     assert_true(el_us >= 150000);
+    assert_int_equal(res.silent_us, 0);   /* the cancel answered: contention, not silence */
     /* Cut at the deadline by the client: what it must tell apart is the server's
      * tick, up to FAKE_TICK_US (100 ms) late; 40 ms was missed (43.7) on a
      * loaded machine, so the margin is most of a tick. */
@@ -2310,6 +2313,38 @@ static void test_acquire_deadline_ends_block_at_client(void **state)
 static void test_fair_deadline_ends_block_at_client(void **state)
 {
     deadline_ends_block(*state, mk_fair("dq", "tok-dq", 1500));
+}
+
+/*
+ * Issue 45.2: the same wait, but the cancel after the cut BLPOP goes
+ * unanswered (a server that stopped answering): still no error and no lease,
+ * with the silence reported (res.silent_us since the server's last reply,
+ * res.silent_server its endpoint) and err the cancel's failure, for the
+ * glue's LockTimeoutException and its previous ConnectionException.
+ */
+static void test_acquire_deadline_silent_server(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "ds", "tok-ds", 1500);
+    dl_acquire_opts_t o = opts_wait(150000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    f->handler = h_wait;
+    f->pttl = 10000;
+    f->blpop_mode = BL_TICK_NIL;
+    f->cancel_unanswered = 1;
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->cancels, 1);
+    assert_true(res.silent_us >= 150000);          /* nothing since the attempts before the block */
+    assert_true(res.silent_us < 150000 + 2 * DL_SILENCE_GRACE_US + 1000000);
+    assert_non_null(res.silent_server);
+    assert_non_null(res.silent_how);
+    assert_int_equal(err.code, DL_ERR_TIMEOUT);
+    assert_non_null(strstr(err.msg, "no answer within the bound"));
+    dl_lease_free(l);
 }
 
 static void test_fair_interrupted_cancels(void **state)
@@ -4077,6 +4112,7 @@ int main(void)
         T(test_acquire_block_capped_by_time_left),
         T(test_acquire_timeout_cancels_once),
         T(test_acquire_deadline_ends_block_at_client),
+        T(test_acquire_deadline_silent_server),
         T(test_fair_deadline_ends_block_at_client),
         T(test_acquire_cancel_noscript_falls_back_to_eval),
         T(test_acquire_sub_ms_wait_sleeps_without_blpop),
