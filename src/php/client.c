@@ -371,22 +371,24 @@ static php_distlock_held *hold(php_distlock_client *c, zend_string *name, dl_lea
  */
 static void throw_wait_timeout(const dl_acquire_result_t *res, const dl_error_t *err, const char *fmt, ...)
 {
-    char msg[256];
+    zend_string *msg;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    msg = zend_vstrpprintf(0, fmt, ap);   /* a name can be DL_NAME_MAX bytes */
     va_end(ap);
     DISTLOCK_G(stats).timeouts++;
     if (res->silent_us > 0) {
         php_distlock_throw(err);
         zend_throw_exception_ex(distlock_ce_LockTimeoutException, 0,
-                                "%s; Redis at %s answered nothing for the last %.3f s, since %.3f s into the wait (%s)",
-                                msg, res->silent_server, res->silent_us / 1e6,
+                                "%s; Redis at %s answered nothing for the last %.3f s, since %.3f s into the wait (%s "
+                                "within %.3f s)",
+                                ZSTR_VAL(msg), res->silent_server, res->silent_us / 1e6,
                                 res->waited_us > res->silent_us ? (res->waited_us - res->silent_us) / 1e6 : 0.0,
-                                res->silent_how);
+                                res->silent_how, res->silent_probe_us / 1e6);
     } else {
-        zend_throw_exception(distlock_ce_LockTimeoutException, msg, 0);
+        zend_throw_exception(distlock_ce_LockTimeoutException, ZSTR_VAL(msg), 0);
     }
+    zend_string_release(msg);
 }
 
 /* Acquires lease (taken over) for name; a new handle in return_value, NULL

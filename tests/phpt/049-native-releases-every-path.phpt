@@ -81,6 +81,9 @@ $so = null;
 foreach (file('/proc/self/maps') ?: [] as $line) {
     if (preg_match('~\s(/\S*distlock\.so)$~', trim($line), $mm)) { $so = $mm[1]; break; }
 }
+if ($so === null) {
+    echo "request-end sweep: distlock.so not found in /proc/self/maps (a static build?)\n";
+}
 $web = free_port();
 $docroot = sys_get_temp_dir() . '/phpt_049_web_' . getmypid();
 @mkdir($docroot);
@@ -89,7 +92,15 @@ $d = new DistLock("redis://127.0.0.1:' . $port . '", ["prefix" => "p049:sweep:"]
 if ($_SERVER["REQUEST_URI"] === "/take") { $GLOBALS["keep"] = [$d->tryLock("a", 5), $d->tryLock("b", 5), $d->tryLock("c", 5)]; echo "taken"; }
 else echo json_encode($d->stats());
 ');
-$server = proc_open([PHP_BINARY, '-n', '-d', "extension=$so", '-S', "127.0.0.1:$web", '-t', $docroot], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+// one process serves every request (PHP_CLI_SERVER_WORKERS unset): the counters are its
+$env = array_diff_key(getenv(), ['PHP_CLI_SERVER_WORKERS' => 1]);
+$server = proc_open([PHP_BINARY, '-n', '-d', "extension=$so", '-S', "127.0.0.1:$web", '-t', $docroot],
+    [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, $env);
+register_shutdown_function(function () use (&$server, $docroot) {
+    if (is_resource($server)) { proc_terminate($server); proc_close($server); }
+    array_map('unlink', glob("$docroot/*") ?: []);
+    @rmdir($docroot);
+});
 $get = function (string $path) use ($web): ?string {
     for ($i = 0; $i < 200; $i++) {
         $r = @file_get_contents("http://127.0.0.1:$web$path");
@@ -103,8 +114,6 @@ $taken = $get('/take');
 $after = json_decode((string)$get('/stats'), true);
 proc_terminate($server);
 proc_close($server);
-array_map('unlink', glob("$docroot/*"));
-@rmdir($docroot);
 $nat = ($after['native_releases'] ?? -1) - ($before['native_releases'] ?? 0);
 $rel = ($after['released'] ?? -1) - ($before['released'] ?? 0);
 $expectNat = $native === '' ? 0 : 3;

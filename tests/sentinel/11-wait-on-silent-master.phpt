@@ -24,7 +24,7 @@ $child = fork_child(function () use ($port, $pid) {
     return 0;
 });
 try {
-    $w->lock('x', 5, 1.0);
+    $w->lock('x', 5, 0.5);             // stopped ~0.6 s in all (with the cancel's 0.25 s): below down-after (1 s)
     $e = null;
 } catch (Throwable $e) {
 } finally {

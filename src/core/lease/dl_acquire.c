@@ -237,14 +237,16 @@ static void cancel_quietly(const dl_transport_t *t, const dl_primitive_t *prim, 
 static void cancel_after_cut(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease,
                              int64_t last_answer_ns, dl_acquire_result_t *res, dl_error_t *err)
 {
+    int64_t sent_ns = dl_clock_now_ns(), now_ns;
     dl_status_t st = dl_scripting_denied(t) && prim->plain
                          ? cancel_plain(t, lease, DL_SILENCE_GRACE_US, err)
                          : dl_script_run_or_defer_within(t, prim->cancel, lease, 0, DL_SILENCE_GRACE_US, err);
     if (st == DL_OK || !(dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT)) return;
-    res->silent_us = (dl_clock_now_ns() - last_answer_ns) / 1000;
+    now_ns = dl_clock_now_ns();
+    res->silent_us = (now_ns - last_answer_ns) / 1000;
+    res->silent_probe_us = (now_ns - sent_ns) / 1000;
     res->silent_server = t->endpoint ? t->endpoint : "?";
-    res->silent_how = "the blocking wait ran to its deadline unanswered, and the cancel after it had no answer within "
-                      "0.25 s";
+    res->silent_how = "the blocking wait ran to its deadline unanswered, and the cancel after it had no answer";
 }
 
 /* The undo of a grant that may have happened: natively where the server has a

@@ -65,6 +65,7 @@ typedef struct dl_acquire_result {
     const char *silent_server; /* ... and which: its endpoint ("host:port"; the transport's, valid
                                 * while the target lives), or the silent Redlock masters' list */
     const char *silent_how;    /* ... and what showed it (a static string) */
+    int64_t silent_probe_us;   /* ... how long the cancel after the wait went unanswered (µs) */
     char silent_list[128];     /* Redlock: the storage of silent_server */
 } dl_acquire_result_t;
 

@@ -328,30 +328,37 @@ static void give_up_checked(dl_quorum_t *q, const dl_lease_t *lease, round_t *la
     round_t r;
     dl_error_t e;
     size_t i, used = 0;
-    int64_t now;
+    int64_t sent_ns, now;
+    dl_status_t st;
 
     round_free(last);
+    /* Each master's own bound (a master slower than it is marked down, as in
+     * any round), within what is left of the call's and the grace past it
+     * (a round the call's bound cuts short marks nobody down). */
     dl_call_bound_grace(&saved, DL_SILENCE_GRACE_US);
-    if (round_run(q, &r, 1, &cmd, DL_SILENCE_GRACE_US, NULL, NULL, &e) != DL_OK) {
-        dl_call_bound_end(&saved);
-        return;
-    }
+    sent_ns = dl_clock_now_ns();
+    st = round_run(q, &r, 1, &cmd, dl_quorum_node_timeout_us(q, lease->ttl_ms), NULL, NULL, &e);
     dl_call_bound_end(&saved);
+    if (st != DL_OK) return;
     now = dl_clock_now_ns();
     for (i = 0; i < r.n && i < DL_QUORUM_MAX_NODES; i++) {
         const dl_fanout_node_t *nd = &r.nd[i];
+        const char *ep = q->node[i].t.endpoint ? q->node[i].t.endpoint : "?";
         int64_t silent_us = (now - answered_ns[i]) / 1000;
-        if (nd->st == DL_OK || nd->st == DL_ERR_SERVER) continue;   /* answered (an error reply is an answer) */
+        /* silent: no answer (a transport failure, or no connection), as cancel_after_cut counts it */
+        if (!(dl_status_is_transport_failure(nd->st) || nd->st == DL_ERR_CONNECT)) continue;
         if (res->silent_us == 0) dl_error_set(err, nd->st, "%s", nd->why);
         if (silent_us > res->silent_us) res->silent_us = silent_us;
-        if (used < sizeof(res->silent_list)) {
-            const char *ep = q->node[i].t.endpoint ? q->node[i].t.endpoint : "?";
+        if (used + strlen(ep) + 6 < sizeof(res->silent_list)) {   /* whole names only, then "..." */
             used += (size_t)snprintf(res->silent_list + used, sizeof(res->silent_list) - used, "%s%s", used ? ", " : "", ep);
+        } else if (used + 4 < sizeof(res->silent_list) && !strstr(res->silent_list, "...")) {
+            used += (size_t)snprintf(res->silent_list + used, sizeof(res->silent_list) - used, ", ...");
         }
     }
     if (res->silent_us > 0) {
         res->silent_server = res->silent_list;
-        res->silent_how = "no answer to any round since, nor to the cancel after the wait within 0.25 s";
+        res->silent_probe_us = (now - sent_ns) / 1000;
+        res->silent_how = "no answer to any round since, nor to the cancel after the wait";
     }
     round_free(&r);
 }
@@ -439,8 +446,12 @@ dl_status_t dl_quorum_acquire(dl_quorum_t *q, dl_lease_t *lease, const dl_acquir
             res->contended++;
         }
         if (opts->wait_us <= 0 || now >= deadline_ns) {
-            if (opts->wait_us > 0 && registered) give_up_checked(q, lease, &r, answered_ns, res, err);
-            else give_up(q, lease, &r, registered);
+            if (opts->wait_us > 0 && registered) {
+                give_up_checked(q, lease, &r, answered_ns, res, err);
+                res->waited_us = (dl_clock_now_ns() - first_ns) / 1000;   /* the cancel's wait included */
+            } else {
+                give_up(q, lease, &r, registered);
+            }
             return DL_OK;
         }
         if (opts->interrupted && opts->interrupted(opts->interrupt_arg)) {

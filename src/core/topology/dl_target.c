@@ -359,7 +359,9 @@ static void release_outcome(dl_lease_t *lease, dl_status_t st, int *released)
  * script is refused having run nothing (DL_ERR_DENIED): the call is made
  * once more, now choosing what the server allows (issue 45.1). Where
  * scripting is allowed nothing is redone, so no call gains a round trip.
- * One server and Cluster; Redlock's fan-out does not offer the plain mutex
+ * One server and Sentinel. On Cluster the caps are known once every master's
+ * connection has answered (dl_cluster.c, cl_caps), so a first call there is
+ * not redone; Redlock's fan-out does not offer the plain mutex
  * (docs/decisions/0061-the-first-call-chooses-before-hello.md).
  */
 static int chosen_blind(const dl_transport_t *t)
@@ -572,11 +574,6 @@ dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms,
 {
     *result = -1;
     BOUNDED(tg, 0, REDLOCK(tg) ? redlock_refuses("shared locks are", err) : dl_rw_demote(&tg->single, lease, ttl_ms, result, err));
-}
-
-int dl_target_native(dl_target_t *tg, const dl_lease_t *lease)
-{
-    return !REDLOCK(tg) && dl_lock_release_native(&tg->single, lease);
 }
 
 int dl_target_node_of(const dl_target_t *tg, const dl_lease_t *lease, char *buf, size_t size)

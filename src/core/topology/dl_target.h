@@ -146,8 +146,6 @@ dl_status_t dl_target_permits_used(dl_target_t *tg, const dl_lease_t *lease, lon
 dl_status_t dl_target_promote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
 dl_status_t dl_target_demote(dl_target_t *tg, dl_lease_t *lease, int64_t ttl_ms, int *result, dl_error_t *err);
 
-/* 1 when the release of lease on this target runs the native compare-and-delete (dl_lock_release_native). */
-int dl_target_native(dl_target_t *tg, const dl_lease_t *lease);
 
 /* How releases go, for var_dump(): "not known yet" (before the first call),
  * "native (DELEX)", "native (DELIFEQ)" or "script" (a single server); "script" (Redlock). */

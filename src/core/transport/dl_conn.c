@@ -40,6 +40,8 @@ struct dl_conn {
     unsigned long calls;   /* calls completed on ctx (0: fresh) */
     dl_pending_t pending;  /* replies of deferred commands not read yet (dl_pending.h) */
     unsigned caps;         /* DL_CAP_* of the server of ctx; 0: not asked yet */
+    unsigned hint;         /* caps_hint(), read once per connection (hint_read): one answer in a call */
+    int hint_read;
     unsigned caps_kept;    /* caps of a connection we dropped ourselves at a wait's deadline
                             * (poll_input): the server did not go away, so the reconnect to
                             * the same address takes them instead of asking HELLO again; 0: none */
@@ -132,6 +134,7 @@ void dl_conn_close(dl_conn_t *c)
     }
     c->calls = 0;
     c->caps = 0;   /* a new connection may reach another server (failover, restart) */
+    c->hint_read = 0;
     c->caps_kept = 0;
     c->connecting = 0;
     c->read_timeout_us = 0;   /* a new connection starts with the configured timeout */
@@ -834,8 +837,8 @@ static int is_noauth(const redisReply *r)
  * too); whether scripting is allowed is never hinted, so nothing is refused
  * without asking this connection's server. Sentinel's connections, whose
  * address moves, take no hint. The table's lock is only tried, never waited
- * for: a hint is worth less than a stall, and a child forked while the
- * watchdog's thread held it must not wait for a thread it does not have.
+ * for (a hint is worth less than a stall), and a forked child starts with it
+ * free (pthread_atfork). A connection reads the hint once (hint_of).
  */
 #define DL_CAPS_HINTED (DL_CAP_NATIVE_CAD | DL_CAP_SET_IFEQ)
 #define DL_CAPS_HINTS 16
@@ -847,6 +850,11 @@ static struct {
 } caps_hints[DL_CAPS_HINTS];
 static unsigned caps_hints_next;
 static pthread_mutex_t caps_hints_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* A child forked while another thread held the table's lock starts with it free. */
+static void caps_hints_child(void) { pthread_mutex_init(&caps_hints_mu, NULL); }
+static pthread_once_t caps_hints_once = PTHREAD_ONCE_INIT;
+static void caps_hints_init(void) { pthread_atfork(NULL, NULL, caps_hints_child); }
 
 static int hint_matches(size_t i, const dl_conn_t *c)
 {
@@ -860,6 +868,7 @@ static unsigned caps_hint(const dl_conn_t *c)
     unsigned caps = 0;
     size_t i;
     if (c->resolve || (c->cfg.username && strlen(c->cfg.username) >= sizeof(caps_hints[0].user))) return 0;
+    pthread_once(&caps_hints_once, caps_hints_init);
     if (pthread_mutex_trylock(&caps_hints_mu) != 0) return 0;
     for (i = 0; i < DL_CAPS_HINTS; i++) {
         if (hint_matches(i, c)) {
@@ -879,6 +888,7 @@ static void caps_hint_keep(const dl_conn_t *c)
         (c->cfg.username && strlen(c->cfg.username) >= sizeof(caps_hints[0].user))) {
         return;
     }
+    pthread_once(&caps_hints_once, caps_hints_init);
     if (pthread_mutex_trylock(&caps_hints_mu) != 0) return;
     for (i = 0; i < DL_CAPS_HINTS && !hint_matches(i, c); i++) {
     }
@@ -1097,12 +1107,23 @@ static void conn_caps_clear(void *impl, unsigned bits)
  * that the wait's cancel or undo picks the commands this server and user
  * allow (a cancel by script where scripting is denied would be refused).
  * Not asked yet and nothing kept: the process's hint (caps_hint). */
+/* The hint of c's server and user, read once until c is closed: every
+ * question of one call gets the same answer (caps_hint only tries its lock). */
+static unsigned hint_of(dl_conn_t *c)
+{
+    if (!c->hint_read) {
+        c->hint = caps_hint(c);
+        c->hint_read = 1;
+    }
+    return c->hint;
+}
+
 static unsigned conn_caps(void *impl)
 {
     dl_conn_t *c = impl;
-    if (!c->ctx) return c->caps_kept ? c->caps_kept : caps_hint(c);
-    if (c->pid != dl_proc_pid()) return 0;
-    return c->caps ? c->caps : caps_hint(c);   /* not asked yet: the hint (caps_hint) */
+    if (!c->ctx) return c->caps_kept ? c->caps_kept : hint_of(c);
+    if (c->pid != dl_proc_pid()) return hint_of(c);   /* a parent's: the next command reconnects */
+    return c->caps ? c->caps : hint_of(c);            /* not asked yet: the hint (caps_hint) */
 }
 
 dl_transport_t dl_conn_transport(dl_conn_t *c)
