@@ -1,5 +1,5 @@
 --TEST--
-The first call of a fresh instance where scripting is denied (issue 45.1): isLocked(), status(), owner(), tryLock(), lock(), release()/refresh() by token, restore() and its Lock's refresh() and release() (explicit and scoped) each work as a fresh process's first call, on a fresh and on a fresh persistent connection, with no script run; on a server without a native compare-and-delete the documented refusal; with scripting allowed, a fresh instance's release by token is DELEX/DELIFEQ once the process has asked the server
+The first call of a fresh instance where scripting is denied (issue 45.1): isLocked(), status(), owner(), tryLock(), lock(), release()/refresh() by token, restore() and its Lock's refresh() and release() (explicit and scoped) each work as a fresh process's first call, on a fresh and on a fresh persistent connection, with no script run; on a server without a native compare-and-delete the documented refusal (a refresh works where SET IFEQ does: Valkey 8.1); with scripting allowed, a fresh instance's release by token is DELEX/DELIFEQ once the process has asked the server
 --EXTENSIONS--
 distlock
 --SKIPIF--
@@ -12,6 +12,7 @@ require __DIR__ . '/inc/proc.inc';
 $port = start_test_redis('048');              // its own server: commandstats are server-wide
 $raw = RawConn::tcp('127.0.0.1', $port);
 $native = server_native_del();                // 'delex', 'delifeq' or '' (the suite's server is the same build)
+$setIfeq = server_has_set_ifeq();             // Redis >= 8.4, Valkey >= 8.1: a refresh without a script
 $p = 'p048:';
 $acl = ['on', '>pw048', 'resetkeys', "~{$p}*", 'resetchannels', '-@all',
     '+set', '+get', '+del', '+exists', '+pttl', '+pexpire', '+blpop', '+rpush', '+ltrim',
@@ -75,10 +76,15 @@ foreach ([false, true] as $persistent) {
             $good = $result === 'ok' && $state === ($after[$what] ?? 'held') && $scripts === 0;
         } else {
             // No native compare-and-delete: reads and restore() work, whatever would end or extend a lease is refused
-            // (a scoped release cannot throw: the restored lease is left to its TTL)
+            // (a scoped release cannot throw: the restored lease is left to its TTL);
+            // where the server has SET ... IFEQ (Valkey 8.1) a refresh is native too
             $reads = in_array($what, ['isLocked', 'status', 'owner', 'restore, scoped release'], true);
-            $good = $reads ? $result === 'ok' && $state === 'held'
-                           : str_starts_with((string)$result, 'DistLock\PermissionException: ') && $state === 'held';
+            $refreshes = $setIfeq && in_array($what, ['refresh by token', 'restore, Lock::refresh, Lock::release'], true);
+            if ($reads || ($refreshes && $what === 'refresh by token')) {
+                $good = $result === 'ok' && $state === ($refreshes ? 'renewed' : 'held');
+            } else {
+                $good = str_starts_with((string)$result, 'DistLock\PermissionException: ') && $state === ($refreshes ? 'renewed' : 'held');
+            }
         }
         $ok[$what] = $good;
         if (!$good) echo "FAILED ", $persistent ? 'persistent ' : '', "$what: $result, r $state, scripts run $scripts\n";
