@@ -30,7 +30,8 @@ try {
 }
 $m = $e ? $e->getMessage() : 'no exception';
 echo get_class($e ?? new stdClass), "\n";
-echo "names the node: ", var_export((bool)preg_match("/Redis at cluster of \\d+ masters via 127\\.0\\.0\\.1:$master answered nothing for the last/", $m), true), "\n";
+$named = (bool)preg_match("/Redis at cluster of \\d+ masters via 127\\.0\\.0\\.1:$master answered nothing for the last/", $m);
+echo "names the node: ", var_export($named, true), $named ? '' : " (the master: $master; the message: $m)", "\n";
 echo "previous: ", $e && $e->getPrevious() ? get_class($e->getPrevious()) : 'none', "\n";
 $held->release();
 ?>

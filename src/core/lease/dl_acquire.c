@@ -237,15 +237,21 @@ static void cancel_quietly(const dl_transport_t *t, const dl_primitive_t *prim, 
 static void cancel_after_cut(const dl_transport_t *t, const dl_primitive_t *prim, const dl_lease_t *lease,
                              int64_t last_answer_ns, dl_acquire_result_t *res, dl_error_t *err)
 {
-    int64_t sent_ns = dl_clock_now_ns(), now_ns;
-    dl_status_t st = dl_scripting_denied(t) && prim->plain
-                         ? cancel_plain(t, lease, DL_SILENCE_GRACE_US, err)
-                         : dl_script_run_or_defer_within(t, prim->cancel, lease, 0, DL_SILENCE_GRACE_US, err);
+    int64_t sent_ns, now_ns;
+    dl_status_t st;
+    /* The server the wait was on, as the transport names it now: on Cluster
+     * the slot's master ("... via host:port"), which the cancel's failure may
+     * move to another node as the router looks for a way round. */
+    snprintf(res->silent_list, sizeof(res->silent_list), "%s", t->endpoint ? t->endpoint : "?");
+    sent_ns = dl_clock_now_ns();
+    st = dl_scripting_denied(t) && prim->plain
+             ? cancel_plain(t, lease, DL_SILENCE_GRACE_US, err)
+             : dl_script_run_or_defer_within(t, prim->cancel, lease, 0, DL_SILENCE_GRACE_US, err);
     if (st == DL_OK || !(dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT)) return;
     now_ns = dl_clock_now_ns();
     res->silent_us = (now_ns - last_answer_ns) / 1000;
     res->silent_probe_us = (now_ns - sent_ns) / 1000;
-    res->silent_server = t->endpoint ? t->endpoint : "?";
+    res->silent_server = res->silent_list;
     res->silent_how = "the blocking wait ran to its deadline unanswered, and the cancel after it had no answer";
 }
 

@@ -62,11 +62,12 @@ typedef struct dl_acquire_result {
                                * since its last reply); the call's err is the failure that showed
                                * it (the glue throws it as the LockTimeoutException's previous
                                * exception); 0 otherwise */
-    const char *silent_server; /* ... and which: its endpoint ("host:port"; the transport's, valid
-                                * while the target lives), or the silent Redlock masters' list */
+    const char *silent_server; /* ... and which (in silent_list): the endpoint the wait was on
+                                * ("host:port"; Cluster's "cluster of N masters via host:port"),
+                                * or the silent Redlock masters' list */
     const char *silent_how;    /* ... and what showed it (a static string) */
     int64_t silent_probe_us;   /* ... how long the cancel after the wait went unanswered (µs) */
-    char silent_list[128];     /* Redlock: the storage of silent_server */
+    char silent_list[128];     /* the storage of silent_server */
 } dl_acquire_result_t;
 
 /*
