@@ -197,47 +197,96 @@ int dl_conn_has_tls(void) { return 0; }
 const char *dl_conn_tls_library(void) { return NULL; }
 #endif
 
-/* Queues one command in the context's output buffer, encoded as a RESP array
- * of bulk strings and handed over with redisAppendFormattedCommand (hiredis
- * still writes it and parses every reply). hiredis's own encoders cost more
- * than the rest of an uncontended acquire: redisAppendCommandArgv grows an sds
- * string argument by argument and redisFormatCommandArgv runs sprintf per
- * argument, about 3,700 instructions for a SET on hiredis 0.14 (callgrind),
- * where this loop takes about 300. The commands here are small: the stack
- * buffer holds them, larger ones (a script's text) are allocated. */
-static int append_argv(redisContext *ctx, int argc, const char **argv, const size_t *argvlen)
+static dl_status_t fail_ctx(dl_conn_t *c, int saved_errno, const char *during, dl_error_t *err);
+static dl_status_t flush_output(dl_conn_t *c, dl_error_t *err);
+
+/* Bytes of cmd as RESP (an array of bulk strings, with room for the longest
+ * decimal lengths); 0 when that does not fit a size_t. */
+static size_t resp_size(const dl_cmd_t *cmd)
+{
+    size_t need = 1 + 21 + 2;
+    int i;
+    for (i = 0; i < cmd->argc; i++) {
+        if (cmd->argvlen[i] > SIZE_MAX - need - (1 + 21 + 2 + 2)) return 0;
+        need += 1 + 21 + 2 + cmd->argvlen[i] + 2;
+    }
+    return need;
+}
+
+/* Writes cmd as RESP at p (room: resp_size); returns the end. */
+static char *resp_put(char *p, const dl_cmd_t *cmd)
+{
+    int i;
+    *p++ = '*';
+    p += dl_cmd_int(p, cmd->argc);
+    *p++ = '\r'; *p++ = '\n';
+    for (i = 0; i < cmd->argc; i++) {
+        *p++ = '$';
+        p += dl_cmd_int(p, (int64_t)cmd->argvlen[i]);
+        *p++ = '\r'; *p++ = '\n';
+        if (cmd->argvlen[i] > 0) memcpy(p, cmd->argv[i], cmd->argvlen[i]);
+        p += cmd->argvlen[i];
+        *p++ = '\r'; *p++ = '\n';
+    }
+    return p;
+}
+
+/* A write no socket send buffer refuses when empty (conn_call). */
+#define DL_SMALL_WRITE 8192
+
+/*
+ * Sends n commands, encoded here as RESP (hiredis still parses every reply).
+ * hiredis's own encoders cost more than the rest of an uncontended acquire:
+ * redisAppendCommandArgv grows an sds string argument by argument and
+ * redisFormatCommandArgv runs sprintf per argument, about 3,700 instructions
+ * for a SET on hiredis 0.14 (callgrind), where resp_put takes about 300.
+ *
+ * On a plain connection with nothing queued in hiredis's output buffer, a
+ * small call (every lock call but a release of hundreds of leases) is
+ * written from here by write(), as hiredis would write it: handing it to
+ * hiredis first copied it into that buffer, and freed and allocated the
+ * buffer again once written, about 900 instructions a command (issue 46's
+ * profile, bench/profile.md). A small write never blocks: the call finds the
+ * socket's send buffer empty (conn_call). What write() did not take, a large
+ * call, a TLS connection's and a call behind the first call's probe go
+ * through hiredis's buffer, written by flush_output when flush is set (by
+ * redisGetReply otherwise). Returns DL_OK, or fail_ctx's status.
+ */
+static dl_status_t send_cmds(dl_conn_t *c, size_t n, const dl_cmd_t *cmds, int flush, dl_error_t *err)
 {
     char stack[1024], *buf = stack, *p;
-    size_t need = 1 + 21 + 2;
-    int i, rc;
+    size_t need = 0, off = 0, i, one;
+    dl_status_t st = DL_OK;
 
-    for (i = 0; i < argc && buf; i++) {
-        if (argvlen[i] > SIZE_MAX - need - (1 + 21 + 2 + 2)) buf = NULL;   /* cannot be allocated */
-        else need += 1 + 21 + 2 + argvlen[i] + 2;
+    for (i = 0; i < n && buf; i++) {
+        one = resp_size(&cmds[i]);
+        if (one == 0 || one > SIZE_MAX - need) buf = NULL;   /* cannot be allocated */
+        else need += one;
     }
     if (buf && need > sizeof(stack)) buf = malloc(need);
     if (!buf) {
         /* As hiredis's own encoder reports it: fail_ctx makes it DL_ERR_NOMEM. */
-        ctx->err = REDIS_ERR_OOM;
-        snprintf(ctx->errstr, sizeof(ctx->errstr), "%s", "Out of memory");
-        errno = ENOMEM;
-        return REDIS_ERR;
+        c->ctx->err = REDIS_ERR_OOM;
+        snprintf(c->ctx->errstr, sizeof(c->ctx->errstr), "%s", "Out of memory");
+        return fail_ctx(c, ENOMEM, "while sending", err);
     }
     p = buf;
-    *p++ = '*';
-    p += dl_cmd_int(p, argc);
-    *p++ = '\r'; *p++ = '\n';
-    for (i = 0; i < argc; i++) {
-        *p++ = '$';
-        p += dl_cmd_int(p, (int64_t)argvlen[i]);
-        *p++ = '\r'; *p++ = '\n';
-        if (argvlen[i] > 0) memcpy(p, argv[i], argvlen[i]);
-        p += argvlen[i];
-        *p++ = '\r'; *p++ = '\n';
+    for (i = 0; i < n; i++) p = resp_put(p, &cmds[i]);
+    need = (size_t)(p - buf);
+    if (!c->cfg.tls && need <= DL_SMALL_WRITE && c->ctx->obuf[0] == '\0') {   /* an sds: NUL-terminated */
+        while (off < need) {
+            ssize_t w = write(c->ctx->fd, buf + off, need - off);
+            if (w > 0) off += (size_t)w;
+            else if (!(w < 0 && errno == EINTR)) break;   /* hiredis's write below meets the error again */
+        }
     }
-    rc = redisAppendFormattedCommand(ctx, buf, (size_t)(p - buf));
+    if (off < need && redisAppendFormattedCommand(c->ctx, buf + off, need - off) != REDIS_OK) {
+        st = fail_ctx(c, errno, "while sending", err);
+    } else if (off < need && flush) {
+        st = flush_output(c, err);
+    }
     if (buf != stack) free(buf);
-    return rc;
+    return st;
 }
 
 /* Classifies a failed hiredis context: a read/write timeout surfaces as
@@ -901,9 +950,6 @@ static void caps_hint_keep(const dl_conn_t *c)
     pthread_mutex_unlock(&caps_hints_mu);
 }
 
-/* A write no socket send buffer refuses when empty (conn_call). */
-#define DL_SMALL_WRITE 8192
-
 /* About what n commands take on the wire (RESP: the arguments and their headers). */
 static size_t cmds_bytes(size_t n, const dl_cmd_t *cmds)
 {
@@ -974,12 +1020,7 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
                   redisAppendCommand(c->ctx, "EVALSHA " DL_SCRIPT_PROBE_SHA " 0") != REDIS_OK)) {
         return fail_ctx(c, errno, "while sending", err);
     }
-    for (i = 0; i < n; i++) {
-        if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
-            return fail_ctx(c, errno, "while sending", err);
-        }
-    }
-    if (deadline_ns && (st = flush_output(c, err)) != DL_OK) return st;
+    if ((st = send_cmds(c, n, cmds, deadline_ns != 0, err)) != DL_OK) return st;
     if (probe) {
         redisReply *h = NULL;
         errno = 0;
@@ -1018,8 +1059,6 @@ static dl_status_t conn_call(void *impl, size_t n, const dl_cmd_t *cmds, dl_repl
 static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_error_t *err)
 {
     dl_conn_t *c = impl;
-    size_t i;
-    int done = 0;
     dl_status_t st;
 
     /* A parent's context is never written to. With replies owed, the socket is
@@ -1034,16 +1073,7 @@ static dl_status_t conn_send(void *impl, size_t n, const dl_cmd_t *cmds, dl_erro
         dl_call_bound_started(dl_clock_now_ns() - t0);
     }
     dl_call_bound_started(0);
-    for (i = 0; i < n; i++) {
-        if (append_argv(c->ctx, cmds[i].argc, (const char **)cmds[i].argv, cmds[i].argvlen) != REDIS_OK) {
-            return fail_ctx(c, errno, "while sending", err);
-        }
-    }
-    while (!done) {
-        errno = 0;
-        if (redisBufferWrite(c->ctx, &done) != REDIS_OK) return fail_ctx(c, errno, "while sending", err);
-    }
-    return DL_OK;
+    return send_cmds(c, n, cmds, 1, err);
 }
 
 /* Reads the oldest reply owed by a conn_send. */
