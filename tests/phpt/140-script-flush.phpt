@@ -42,9 +42,17 @@ echo "failed releases: $failed, failed refreshes: $refreshFailed, keys left: $le
 // flushed while held by a handle that is only destroyed: scoped release still works
 $l = $dl->lock('scoped', 30, 1);
 raw140('SCRIPT', 'FLUSH');
-unset($l);                 // deferred: the NOSCRIPT reply is read by the next command, which re-sends it by EVAL
+unset($l);                 // deferred, and sent by EVAL: no NOSCRIPT can leave it for later (decision 0063)
 $dl->isLocked('scoped');
 echo "scoped release after flush, key left: ", raw140('EXISTS', $prefix . 'scoped'), "\n";
+// the next command, written right behind that release, finds the name free: by
+// EVALSHA the release would be refused (NOSCRIPT) and this SET NX would run first
+$l = $dl->lock('scoped', 30, 1);
+raw140('SCRIPT', 'FLUSH');
+unset($l);
+$l = $dl->tryLock('scoped', 30);
+echo "tryLock right after the scoped release: ", $l === null ? "refused" : "granted", "\n";
+unset($l);
 
 // the cache does not grow with the number of locks, names or tokens
 raw140('SCRIPT', 'FLUSH');
@@ -70,5 +78,6 @@ bool(true)
 int(0)
 failed releases: 0, failed refreshes: 0, keys left: 0
 scoped release after flush, key left: 0
+tryLock right after the scoped release: granted
 cached scripts after 200 cycles: at most 7
 keys left: 0
