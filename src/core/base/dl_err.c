@@ -52,3 +52,8 @@ int dl_status_is_transport_failure(dl_status_t code)
 {
     return code == DL_ERR_IO || code == DL_ERR_TIMEOUT || code == DL_ERR_PROTOCOL;
 }
+
+int dl_status_is_no_answer(dl_status_t code)
+{
+    return dl_status_is_transport_failure(code) || code == DL_ERR_CONNECT;
+}

@@ -62,4 +62,9 @@ const char *dl_status_name(dl_status_t code);
  * the command's effect on the server is unknown and the connection is gone. */
 int dl_status_is_transport_failure(dl_status_t code);
 
+/* True when the server gave no answer: a transport failure, or no connection
+ * (DL_ERR_CONNECT). What a silent server at the end of a wait is told by
+ * (docs/decisions/0062-a-silent-server-at-the-end-of-a-wait.md). */
+int dl_status_is_no_answer(dl_status_t code);
+
 #endif

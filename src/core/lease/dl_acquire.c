@@ -247,7 +247,7 @@ static void cancel_after_cut(const dl_transport_t *t, const dl_primitive_t *prim
     st = dl_scripting_denied(t) && prim->plain
              ? cancel_plain(t, lease, DL_SILENCE_GRACE_US, err)
              : dl_script_run_or_defer_within(t, prim->cancel, lease, 0, DL_SILENCE_GRACE_US, err);
-    if (st == DL_OK || !(dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT)) return;
+    if (st == DL_OK || !dl_status_is_no_answer(st)) return;
     now_ns = dl_clock_now_ns();
     res->silent_us = (now_ns - last_answer_ns) / 1000;
     res->silent_probe_us = (now_ns - sent_ns) / 1000;

@@ -488,7 +488,7 @@ dl_status_t dl_script_run_or_defer_within(const dl_transport_t *t, const dl_scri
     dl_reply_free(&r);
     /* Not written (no connection within the grace): kept for the next command. */
     if (st == DL_ERR_CONNECT) dl_script_defer(t, s, lease);
-    return dl_status_is_transport_failure(st) || st == DL_ERR_CONNECT ? st : DL_OK;
+    return dl_status_is_no_answer(st) ? st : DL_OK;
 }
 
 dl_status_t dl_script_run_int(const dl_transport_t *t, const dl_script_t *s, const dl_lease_t *lease, int64_t ttl_ms,

@@ -345,8 +345,7 @@ static void give_up_checked(dl_quorum_t *q, const dl_lease_t *lease, round_t *la
         const dl_fanout_node_t *nd = &r.nd[i];
         const char *ep = q->node[i].t.endpoint ? q->node[i].t.endpoint : "?";
         int64_t silent_us = (now - answered_ns[i]) / 1000;
-        /* silent: no answer (a transport failure, or no connection), as cancel_after_cut counts it */
-        if (!(dl_status_is_transport_failure(nd->st) || nd->st == DL_ERR_CONNECT)) continue;
+        if (!dl_status_is_no_answer(nd->st)) continue;   /* as cancel_after_cut counts it */
         if (res->silent_us == 0) dl_error_set(err, nd->st, "%s", nd->why);
         if (silent_us > res->silent_us) res->silent_us = silent_us;
         if (used + strlen(ep) + 6 < sizeof(res->silent_list)) {   /* whole names only, then "..." */
