@@ -7,7 +7,15 @@
  *
  * IMPL: distlock (the extension this php loaded: head's or base's), phpredis
  * (the hand-written lock: SET NX PX, then the owner-checked release script by
- * EVALSHA), floor (two PINGs through phpredis: two round trips, no lock).
+ * EVALSHA), floor (two PINGs through phpredis: two round trips, no lock),
+ * same (uncontended only: phpredis sending distlock's own commands, taken
+ * from MONITOR: SET K tok NX PX ttl GET, then on a server with DELEX
+ * "DELEX K IFEQ tok" and "EXISTS Q" in one write, on one with DELIFEQ
+ * "DELIFEQ K tok" and "EXISTS Q", elsewhere distlock's release script by
+ * EVALSHA with its keys K W Q and arguments tok, 2000; the script's text is
+ * the file named by DISTLOCK_RELEASE_LUA, which bench/regress writes from
+ * src/core/lease/dl_scripts.h). The same server work through a PHP client:
+ * head / same is what distlock's client costs against phpredis's.
  * SECTION: uncontended (acquire + release, explicit), scoped (acquire, and
  * the release of a handle going out of scope: distlock's deferred release;
  * the recipe has no scope, so its explicit release), handover (two processes
@@ -18,9 +26,9 @@
 [$impl, $section, $port, $cycles] = array_slice($argv, 1) + [null, null, null, null];
 $port = (int)$port;
 $cycles = (int)$cycles;
-if (!in_array($impl, ['distlock', 'phpredis', 'floor'], true) || !in_array($section, ['uncontended', 'scoped', 'handover'], true)
-    || $port <= 0 || $cycles <= 0) {
-    fwrite(STDERR, "usage: php bench/regress.php distlock|phpredis|floor uncontended|scoped|handover PORT CYCLES\n");
+if (!in_array($impl, ['distlock', 'phpredis', 'floor', 'same'], true) || !in_array($section, ['uncontended', 'scoped', 'handover'], true)
+    || ($impl === 'same' && $section !== 'uncontended') || $port <= 0 || $cycles <= 0) {
+    fwrite(STDERR, "usage: php bench/regress.php distlock|phpredis|floor|same uncontended|scoped|handover PORT CYCLES\n");
     exit(2);
 }
 const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
@@ -45,6 +53,7 @@ function cycle(string $impl, string $section, int $port, string $key): Closure
     if ($impl === 'floor') {
         return function () use ($r) { $r->ping(); $r->ping(); };
     }
+    if ($impl === 'same') return same_work($r, $key);
     $sha = $r->script('load', RELEASE);
     $release = fn (string $token) => $r->evalSha($sha, [$key, $token], 1);
     if ($section === 'handover') {
@@ -58,6 +67,38 @@ function cycle(string $impl, string $section, int $port, string $key): Closure
         $token = bin2hex(random_bytes(16));
         if (!$r->set($key, $token, ['nx', 'px' => 5000])) throw new RuntimeException('taken');
         $release($token);
+    };
+}
+
+/** distlock's uncontended cycle, command for command, sent by phpredis (IMPL same). */
+function same_work(Redis $r, string $key): Closure
+{
+    $q = "$key{{$key}}:waiters";
+    $acquire = function () use ($r, $key) {
+        $token = bin2hex(random_bytes(16));
+        if ($r->rawCommand('SET', $key, $token, 'NX', 'PX', '5000', 'GET') !== false) throw new RuntimeException('taken');
+        return $token;
+    };
+    foreach (['DELEX', 'DELIFEQ'] as $native) {
+        $info = $r->rawCommand('COMMAND', 'INFO', $native);
+        if (is_array($info) && !empty($info[0])) {
+            $args = $native === 'DELEX' ? fn ($t) => [$key, 'IFEQ', $t] : fn ($t) => [$key, $t];
+            return function () use ($r, $acquire, $native, $args, $q) {
+                $token = $acquire();
+                $r->multi(Redis::PIPELINE);
+                $r->rawCommand($native, ...$args($token));
+                $r->exists($q);
+                if ($r->exec()[0] !== 1) throw new RuntimeException('not released');
+            };
+        }
+    }
+    $lua = file_get_contents((string)getenv('DISTLOCK_RELEASE_LUA'));
+    if (!$lua) throw new RuntimeException('DISTLOCK_RELEASE_LUA names no script');
+    $sha = $r->script('load', $lua);
+    $w = "$key{{$key}}:wake";
+    return function () use ($r, $acquire, $sha, $key, $w, $q) {
+        $token = $acquire();
+        if ($r->evalSha($sha, [$key, $w, $q, $token, '2000'], 3) !== 1) throw new RuntimeException('not released');
     };
 }
 
