@@ -245,8 +245,8 @@ static char *resp_put(char *p, const dl_cmd_t *cmd)
  * small call (every lock call but a release of hundreds of leases) is
  * written from here by write(), as hiredis would write it: handing it to
  * hiredis first copied it into that buffer, and freed and allocated the
- * buffer again once written, about 900 instructions a command (issue 46's
- * profile, bench/profile.md). A small write never blocks: the call finds the
+ * buffer again once written, about 700 instructions a command (callgrind;
+ * the cycle's breakdown: bench/results-profile.md). A small write never blocks: the call finds the
  * socket's send buffer empty (conn_call). What write() did not take, a large
  * call, a TLS connection's and a call behind the first call's probe go
  * through hiredis's buffer, written by flush_output when flush is set (by
