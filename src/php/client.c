@@ -591,6 +591,7 @@ static const char *arg_label(char *buf, uint32_t n, const char *param)
     static const char head[] = "Argument #";
     size_t len = strlen(param);
     char *p = buf;
+    ZEND_ASSERT(n >= 1 && n <= 9 && len <= 8);
     memcpy(p, head, sizeof(head) - 1);
     p += sizeof(head) - 1;
     *p++ = (char)('0' + n % 10);

@@ -1,5 +1,5 @@
 --TEST--
-Calls of every size reach the server whole: a command over the 1 KiB stack buffer, a call over 8 KiB (written through hiredis's buffer, issue 46), deferred and synchronous, then the connection still in step
+Calls of every size reach the server whole: commands over the 1 KiB stack buffer written directly (the implicit release's EVAL of a 1,000-byte name: about 6 KiB, deferred or not), calls over 8 KiB through hiredis's buffer (releaseAll(), endRequest() of 300 leases), then the connection still in step (issue 46)
 --EXTENSIONS--
 distlock
 --SKIPIF--

@@ -231,7 +231,9 @@ static char *resp_put(char *p, const dl_cmd_t *cmd)
     return p;
 }
 
-/* A write no socket send buffer refuses when empty (conn_call). */
+/* A write that an empty socket send buffer takes whole (Linux starts one at
+ * 16 KiB): a call finds it empty, since the previous call read all its
+ * replies or dropped its connection (docs/decisions/0022-no-socket-options-per-call.md). */
 #define DL_SMALL_WRITE 8192
 
 /*
@@ -242,12 +244,15 @@ static char *resp_put(char *p, const dl_cmd_t *cmd)
  * for a SET on hiredis 0.14 (callgrind), where resp_put takes about 300.
  *
  * On a plain connection with nothing queued in hiredis's output buffer, a
- * small call (every lock call but a release of hundreds of leases) is
- * written from here by write(), as hiredis would write it: handing it to
- * hiredis first copied it into that buffer, and freed and allocated the
- * buffer again once written, about 700 instructions a command (callgrind;
- * the cycle's breakdown: bench/results-profile.md). A small write never blocks: the call finds the
- * socket's send buffer empty (conn_call). What write() did not take, a large
+ * call of at most 8 KiB (every lock call but a release of hundreds of leases)
+ * is written from here by write(), as hiredis would write it (write() on
+ * 0.14, send() without flags on 1.x: the same errors, SIGPIPE included).
+ * Handing it to hiredis first copied it into that buffer, then freed and
+ * allocated the buffer again once written: about 700 instructions a command
+ * (callgrind, issue 46; docs/decisions/0064-the-uncontended-cycle-and-what-it-keeps.md).
+ * A write that fails is reported as hiredis reports it (REDIS_ERR_IO and
+ * the errno's text), once: handing it on would wait out a second SO_SNDTIMEO
+ * and name the second write's errno. What write() did not take, a larger
  * call, a TLS connection's and a call behind the first call's probe go
  * through hiredis's buffer, written by flush_output when flush is set (by
  * redisGetReply otherwise). Returns DL_OK, or fail_ctx's status.
@@ -273,18 +278,33 @@ static dl_status_t send_cmds(dl_conn_t *c, size_t n, const dl_cmd_t *cmds, int f
     p = buf;
     for (i = 0; i < n; i++) p = resp_put(p, &cmds[i]);
     need = (size_t)(p - buf);
-    if (!c->cfg.tls && need <= DL_SMALL_WRITE && c->ctx->obuf[0] == '\0') {   /* an sds: NUL-terminated */
+    if (!c->cfg.tls && need <= DL_SMALL_WRITE && sdslen(c->ctx->obuf) == 0) {
         while (off < need) {
             ssize_t w = write(c->ctx->fd, buf + off, need - off);
-            if (w > 0) off += (size_t)w;
-            else if (!(w < 0 && errno == EINTR)) break;   /* hiredis's write below meets the error again */
+            if (w > 0) {
+                off += (size_t)w;
+            } else if (w < 0 && errno != EINTR) {
+                int e = errno;
+                c->ctx->err = REDIS_ERR_IO;
+                snprintf(c->ctx->errstr, sizeof(c->ctx->errstr), "%s", strerror(e));
+                st = fail_ctx(c, e, "while sending", err);
+                goto done;
+            } else if (w == 0) {
+                break;   /* nothing taken, no error: hiredis's write below tries */
+            }
         }
     }
     if (off < need && redisAppendFormattedCommand(c->ctx, buf + off, need - off) != REDIS_OK) {
-        st = fail_ctx(c, errno, "while sending", err);
-    } else if (off < need && flush) {
-        st = flush_output(c, err);
+        /* Out of memory. With part of the call written, some of its commands
+         * may have run: that is a transport failure (ambiguous), not NOMEM. */
+        if (off > 0) c->ctx->err = REDIS_ERR_IO;
+        st = fail_ctx(c, off > 0 ? EIO : errno, "while sending", err);
+        goto done;
     }
+    /* Queued bytes (what write() left, or the first call's probe before a
+     * call of no command): written now when the caller waits on a deadline. */
+    if (flush && sdslen(c->ctx->obuf) > 0) st = flush_output(c, err);
+done:
     if (buf != stack) free(buf);
     return st;
 }
