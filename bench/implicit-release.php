@@ -67,6 +67,8 @@
 declare(strict_types=1);
 
 require __DIR__ . '/lib/util.php';
+require __DIR__ . '/lib/release-script.php';
+require __DIR__ . '/lib/resp.php';
 
 use function Bench\median;
 use function Bench\fmt;
@@ -101,31 +103,6 @@ const K = 'lock:' . NAME;
 const W = K . '{' . K . '}:wake';
 const Q = K . '{' . K . '}:waiters';
 const WAKE_TTL = '2000';              // DL_WAKE_TTL_MS, the release's ARGV[2]
-
-/** The release script's text and SHA1 as the extension has them (dl_scripts.h). @return array{string,string} */
-function release_script(): array
-{
-    $dir = sys_get_temp_dir() . '/distlock-implicit-release-' . getmypid();
-    @mkdir($dir);
-    file_put_contents("$dir/s.c", "#include <stdio.h>\n#include \"dl_scripts.h\"\n"
-        . "int main(int c, char **v) { fputs(c > 1 ? DL_SCRIPT_RELEASE_SHA : DL_SCRIPT_RELEASE, stdout); return 0; }\n");
-    exec(sprintf('cc -I%s -o %s %s 2>&1', escapeshellarg(__DIR__ . '/../src/core/lease'), escapeshellarg("$dir/s"),
-        escapeshellarg("$dir/s.c")), $out, $rc);
-    if ($rc !== 0) throw new RuntimeException("cc failed:\n" . implode("\n", $out));
-    $text = shell_exec(escapeshellarg("$dir/s"));
-    $sha = shell_exec(escapeshellarg("$dir/s") . ' sha');
-    exec('rm -rf ' . escapeshellarg($dir));
-    if (sha1($text) !== $sha) throw new RuntimeException('the script text does not hash to DL_SCRIPT_RELEASE_SHA');
-    return [$text, $sha];
-}
-
-/** A command in RESP. */
-function resp(string ...$argv): string
-{
-    $out = '*' . count($argv) . "\r\n";
-    foreach ($argv as $a) $out .= '$' . strlen($a) . "\r\n$a\r\n";
-    return $out;
-}
 
 /** One reply from a bare socket: an integer, a string, null, or an error as ['err' => line]. @param resource $s */
 function reply($s): int|string|array|null
@@ -201,7 +178,7 @@ final class Server
             if ($c[1] !== 'info' && $c[1] !== 'config') $cmds[$c[1]] = [(int) $c[2], (int) $c[3]];
         }
         // This INFO's own request was read (one read, its bytes) before the counters were.
-        return ['in' => $stat('total_net_input_bytes') - strlen(resp('INFO', 'stats', 'commandstats')),
+        return ['in' => $stat('total_net_input_bytes') - strlen(resp_encode('INFO', 'stats', 'commandstats')),
                 'out' => $stat('total_net_output_bytes'), 'reads' => $stat('total_reads_processed') - 1,
                 'writes' => $stat('total_writes_processed'), 'cmds' => $cmds];
     }
@@ -221,9 +198,9 @@ final class Server
 function release_cmd(string $variant, string $tok, string $script, string $sha): string
 {
     return match ($variant) {
-        'eval' => resp('EVAL', $script, '3', K, W, Q, $tok, WAKE_TTL),
-        'evalsha' => resp('EVALSHA', $sha, '3', K, W, Q, $tok, WAKE_TTL),
-        'native' => resp('DELEX', K, 'IFEQ', $tok) . resp('EXISTS', Q),
+        'eval' => resp_encode('EVAL', $script, '3', K, W, Q, $tok, WAKE_TTL),
+        'evalsha' => resp_encode('EVALSHA', $sha, '3', K, W, Q, $tok, WAKE_TTL),
+        'native' => resp_encode('DELEX', K, 'IFEQ', $tok) . resp_encode('EXISTS', Q),
     };
 }
 
@@ -248,7 +225,7 @@ function prepare(string $variant, Server $s, string $script, string $sha): array
     }
     if (in_array($variant, ['eval', 'evalsha', 'native'], true)) {
         $sock = $s->socket();
-        fwrite($sock, resp('EVAL', $script, '3', K, W, Q, 'none', WAKE_TTL));   // cached, as by a first release
+        fwrite($sock, resp_encode('EVAL', $script, '3', K, W, Q, 'none', WAKE_TTL));   // cached, as by a first release
         reply($sock);
         $nrel = $variant === 'native' ? 2 : 1;   // replies of a release
         $loop = function (int $n) use ($sock, $variant, $script, $sha, $nrel) {
@@ -257,7 +234,7 @@ function prepare(string $variant, Server $s, string $script, string $sha): array
                 if ($prev !== null) fwrite($sock, release_cmd($variant, $prev, $script, $sha));   // written alone
                 if ($i === $n) break;
                 $tok = bin2hex(random_bytes(16));
-                fwrite($sock, resp('SET', K, $tok, 'NX', 'PX', '10000', 'GET'));
+                fwrite($sock, resp_encode('SET', K, $tok, 'NX', 'PX', '10000', 'GET'));
                 if ($prev !== null && reply($sock) !== 1) throw new RuntimeException("$variant: not released");
                 if ($nrel === 2 && $prev !== null) reply($sock);
                 if (reply($sock) !== null) throw new RuntimeException("$variant: not acquired");
@@ -310,11 +287,11 @@ function after_flush(Server $s, string $script, string $sha): array
     $again = null;
     $d->isLocked(NAME);
     $sock = $s->socket();
-    fwrite($sock, resp('SET', K, 'first', 'NX', 'PX', '10000'));
+    fwrite($sock, resp_encode('SET', K, 'first', 'NX', 'PX', '10000'));
     reply($sock);
     $s->flushScripts();
     fwrite($sock, release_cmd('evalsha', 'first', $script, $sha));   // written, not awaited
-    fwrite($sock, resp('SET', K, 'second', 'NX', 'PX', '10000', 'GET'));
+    fwrite($sock, resp_encode('SET', K, 'second', 'NX', 'PX', '10000', 'GET'));
     $rel = reply($sock);
     $set = reply($sock);
     $byEvalsha = (is_array($rel) ? strtok($rel['err'], ' ') : 'ran') . '; the SET behind it '
@@ -361,7 +338,7 @@ function measure(string $variant, Server $s, int $n, string $script, string $sha
     ];
 }
 
-[$SCRIPT, $SHA] = release_script();
+[$SCRIPT, $SHA] = Bench\release_script();
 $tok = str_repeat('0', 32);
 $REQ = [
     'distlock' => strlen(release_cmd('eval', $tok, $SCRIPT, $SHA)),

@@ -12,9 +12,9 @@
  * from MONITOR: SET K tok NX PX ttl GET, then on a server with DELEX
  * "DELEX K IFEQ tok" and "EXISTS Q" in one write, on one with DELIFEQ
  * "DELIFEQ K tok" and "EXISTS Q", elsewhere distlock's release script by
- * EVALSHA with its keys K W Q and arguments tok, 2000; the script's text is
- * the file named by DISTLOCK_RELEASE_LUA, which bench/regress writes from
- * src/core/lease/dl_scripts.h). The same server work through a PHP client:
+ * EVALSHA with its keys K W Q and arguments tok, 2000, its text printed from
+ * src/core/lease/dl_scripts.h: bench/lib/release-script.php, which needs cc).
+ * The cycles are bench/lib/cycles.php's. The same server work through a PHP client:
  * head / same is what distlock's client costs against phpredis's.
  * SECTION: uncontended (acquire + release, explicit), scoped (acquire, and
  * the release of a handle going out of scope: distlock's deferred release;
@@ -23,6 +23,10 @@
  * grant; distlock waits in lock(), the recipe retries SET NX every 1 ms).
  * PORT: the server (or the delay proxy in front of it) on 127.0.0.1.
  */
+require __DIR__ . '/lib/cycles.php';
+
+use function Bench\cycle;
+
 [$impl, $section, $port, $cycles] = array_slice($argv, 1) + [null, null, null, null];
 $port = (int)$port;
 $cycles = (int)$cycles;
@@ -31,76 +35,7 @@ if (!in_array($impl, ['distlock', 'phpredis', 'floor', 'same'], true) || !in_arr
     fwrite(STDERR, "usage: php bench/regress.php distlock|phpredis|floor|same uncontended|scoped|handover PORT CYCLES\n");
     exit(2);
 }
-const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 $key = "regress:$section:" . getmypid();
-
-/** One cycle's closure for this implementation and section, connected and warmed. */
-function cycle(string $impl, string $section, int $port, string $key): Closure
-{
-    if ($impl === 'distlock') {
-        $d = new DistLock("redis://127.0.0.1:$port", ['prefix' => '', 'timeout' => 10]);
-        $d->tryLock("$key:warm:" . getmypid(), 5)->release();
-        if ($section === 'scoped') {
-            return function () use ($d, $key) { $l = $d->tryLock($key, 5); };   // released as $l goes
-        }
-        if ($section === 'handover') {
-            return function () use ($d, $key) { $l = $d->lock($key, 5, 10); return fn () => $l->release(); };
-        }
-        return function () use ($d, $key) { $d->tryLock($key, 5)->release(); };
-    }
-    $r = new Redis();
-    $r->connect('127.0.0.1', $port, 2.0);
-    if ($impl === 'floor') {
-        return function () use ($r) { $r->ping(); $r->ping(); };
-    }
-    if ($impl === 'same') return same_work($r, $key);
-    $sha = $r->script('load', RELEASE);
-    $release = fn (string $token) => $r->evalSha($sha, [$key, $token], 1);
-    if ($section === 'handover') {
-        return function () use ($r, $key, $release) {
-            $token = bin2hex(random_bytes(16));
-            while (!$r->set($key, $token, ['nx', 'px' => 5000])) usleep(1000);   // the recipe's retry
-            return fn () => $release($token);
-        };
-    }
-    return function () use ($r, $key, $release) {
-        $token = bin2hex(random_bytes(16));
-        if (!$r->set($key, $token, ['nx', 'px' => 5000])) throw new RuntimeException('taken');
-        $release($token);
-    };
-}
-
-/** distlock's uncontended cycle, command for command, sent by phpredis (IMPL same). */
-function same_work(Redis $r, string $key): Closure
-{
-    $q = "$key{{$key}}:waiters";
-    $acquire = function () use ($r, $key) {
-        $token = bin2hex(random_bytes(16));
-        if ($r->rawCommand('SET', $key, $token, 'NX', 'PX', '5000', 'GET') !== false) throw new RuntimeException('taken');
-        return $token;
-    };
-    foreach (['DELEX', 'DELIFEQ'] as $native) {
-        $info = $r->rawCommand('COMMAND', 'INFO', $native);
-        if (is_array($info) && !empty($info[0])) {
-            $args = $native === 'DELEX' ? fn ($t) => [$key, 'IFEQ', $t] : fn ($t) => [$key, $t];
-            return function () use ($r, $acquire, $native, $args, $q) {
-                $token = $acquire();
-                $r->multi(Redis::PIPELINE);
-                $r->rawCommand($native, ...$args($token));
-                $r->exists($q);
-                if ($r->exec()[0] !== 1) throw new RuntimeException('not released');
-            };
-        }
-    }
-    $lua = file_get_contents((string)getenv('DISTLOCK_RELEASE_LUA'));
-    if (!$lua) throw new RuntimeException('DISTLOCK_RELEASE_LUA names no script');
-    $sha = $r->script('load', $lua);
-    $w = "$key{{$key}}:wake";
-    return function () use ($r, $acquire, $sha, $key, $w, $q) {
-        $token = $acquire();
-        if ($r->evalSha($sha, [$key, $w, $q, $token, '2000'], 3) !== 1) throw new RuntimeException('not released');
-    };
-}
 
 if ($section === 'handover') {
     // Two children take one name in turns. Each notes, just before it

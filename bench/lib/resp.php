@@ -5,12 +5,18 @@
  */
 declare(strict_types=1);
 
-/** Sends one command on $raw (a stream socket) and returns its reply: a bulk string's bytes, else the line after its type byte. */
-function resp_cmd($raw, string ...$argv): string
+/** A command in RESP: an array of bulk strings. */
+function resp_encode(string ...$argv): string
 {
     $out = '*' . count($argv) . "\r\n";
     foreach ($argv as $a) $out .= '$' . strlen($a) . "\r\n$a\r\n";
-    fwrite($raw, $out);
+    return $out;
+}
+
+/** Sends one command on $raw (a stream socket) and returns its reply: a bulk string's bytes, else the line after its type byte. */
+function resp_cmd($raw, string ...$argv): string
+{
+    fwrite($raw, resp_encode(...$argv));
     $line = fgets($raw);
     if ($line[0] === '$') {
         $len = (int) substr($line, 1);
