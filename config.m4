@@ -126,12 +126,12 @@ if test "$PHP_DISTLOCK" != "no"; then
   DISTLOCK_CORE="src/core/base/dl_err.c src/core/base/dl_clock.c src/core/base/dl_token.c src/core/base/dl_uri.c \
     src/core/base/dl_proc.c src/core/base/dl_wait.c src/core/base/dl_hashslot.c src/core/base/dl_platform.c src/core/base/dl_obs.c \
     src/core/transport/dl_reply.c src/core/transport/dl_conn.c src/core/transport/dl_tls.c src/core/transport/dl_pending.c \
-    src/core/lease/dl_key.c src/core/lease/dl_lease.c src/core/lease/dl_script.c src/core/lease/dl_lock.c src/core/lease/dl_acquire.c \
+    src/core/lease/dl_key.c src/core/lease/dl_lease.c src/core/lease/dl_script.c src/core/lease/dl_lock.c src/core/lease/dl_acquire.c src/core/lease/dl_deadlock.c \
     src/core/lease/dl_replicas.c src/core/lease/dl_renew.c src/core/lease/dl_rwlock.c src/core/lease/dl_multi.c \
     src/core/topology/dl_fanout.c src/core/topology/dl_quorum.c src/core/topology/dl_target.c src/core/topology/dl_sentinel.c \
     src/core/topology/dl_slots.c src/core/topology/dl_cluster.c src/core/topology/dl_cluster_conn.c src/core/topology/dl_pool.c src/core/topology/dl_watchdog.c"
   DISTLOCK_GLUE="src/php/distlock.c src/php/client.c src/php/registry.c src/php/primitives.c src/php/lock.c src/php/helpers.c \
-    src/php/config.c src/php/errors.c src/php/lostwatch.c src/php/observer.c"
+    src/php/config.c src/php/errors.c src/php/lostwatch.c src/php/observer.c src/php/deadlock.c"
 
   PHP_NEW_EXTENSION(distlock, $DISTLOCK_GLUE $DISTLOCK_CORE, $ext_shared,, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $DISTLOCK_TLS_CFLAGS])
   PHP_ADD_BUILD_DIR([$ext_builddir/src/core/base])

@@ -629,6 +629,7 @@ static void test_script_digests_match_server(void **state)
         {DL_SCRIPT_MULTI_ACQUIRE, DL_SCRIPT_MULTI_ACQUIRE_SHA},
         {DL_SCRIPT_MULTI_RELEASE, DL_SCRIPT_MULTI_RELEASE_SHA},
         {DL_SCRIPT_INSPECT, DL_SCRIPT_INSPECT_SHA},
+        {DL_SCRIPT_DEADLOCK, DL_SCRIPT_DEADLOCK_SHA},
     };
     dl_conn_t *c;
     dl_reply_t r;
@@ -648,7 +649,7 @@ static void test_script_digests_match_server(void **state)
         assert_int_equal(r.element[0].integer, 1);
         dl_reply_free(&r);
     }
-    assert_int_equal(sizeof(s) / sizeof(s[0]), 30);   /* every script of dl_scripts.h */
+    assert_int_equal(sizeof(s) / sizeof(s[0]), 31);   /* every script of dl_scripts.h */
     dl_conn_free(c);
 }
 

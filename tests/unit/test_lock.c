@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "dl_clock.h"
+#include "dl_deadlock.h"
 #include "dl_lock.h"
 #include "dl_rwlock.h"
 #include "dl_obs.h"
@@ -670,6 +671,7 @@ static size_t count_where(const fake_t *f, int (*pred)(const rec_cmd_t *))
 static int p_blpop(const rec_cmd_t *c) { return is_cmd(c, "BLPOP"); }
 static int p_cancel(const rec_cmd_t *c) { return IS_CANCEL(c); }
 static int p_fair_release(const rec_cmd_t *c) { return IS_FAIR_RELEASE(c); }
+static int p_check(const rec_cmd_t *c) { return is_script(c, DL_SCRIPT_DEADLOCK_SHA, DL_SCRIPT_DEADLOCK); }
 
 /* ---- leases ---------------------------------------------------------- */
 
@@ -1994,6 +1996,31 @@ static void test_acquire_blpop_transport_failure(void **state)
  * attempt's reply behind it: the call failed, so that reply is never judged
  * (nor leaked): undo, cancel, one fresh attempt; a second such call ends the
  * wait with its error. Never "acquired" on a grant the undo just deleted. */
+/* A wake-up that comes with the deadline past, and nothing carried behind the BLPOP (a block
+ * that ran to the deadline carries nothing): no attempt is made (the call's bound is spent);
+ * the cancel passes the wake-up on and the wait ends as timed out, not as a ConnectionException
+ * (found by tests/deadlock). */
+static void test_acquire_woken_past_the_deadline_leaves(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    dl_acquire_opts_t o = opts_wait(30000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    push_ok(f, RP_NIL);                                    /* the plain SET: taken */
+    push_ok(f, RP_ARR2(0, 10000));                         /* the script: registered */
+    push_ok(f, RP_POP(l->wake_key, "1"));                  /* the BLPOP to the deadline: woken after it */
+    f->steps[f->nsteps - 1].delay_us = 60000;
+    push_ok(f, RP_INT(1));                                 /* the cancel: passed the wake-up on */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+    assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->calls[2].n, 1);                   /* nothing carried */
+    assert_true(IS_CANCEL(&f->calls[3].cmd[0]));
+    dl_lease_free(l);
+}
+
 static void test_acquire_unexpected_blpop_reply_carried_not_judged(void **state)
 {
     fake_t *f = *state;
@@ -3960,6 +3987,227 @@ static void test_refresh_many(void **state)
     dl_lease_free(l[1]);
 }
 
+/* ---- deadlock detection (dl_deadlock.h) -------------------------------- */
+
+#define RP_ARR1(a) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 1, .elem = {(a)}})
+/* The check's report of a cycle of one thread: {2, name offset, K}. */
+#define RP_CYCLE1(off, key) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 3, .elem = {2}, .selem = {NULL, (off), (key)}})
+
+static dl_deadlock_opts_t deadlock_opts(const dl_lease_t *const *holds, size_t n)
+{
+    dl_deadlock_opts_t d;
+    d.owner = "0123456789abcdef0123456789abcdef";
+    d.owner_len = 32;
+    d.label = "pid 7 on h";
+    d.self = "me";
+    d.holds = holds;
+    d.n_holds = n;
+    return d;
+}
+
+static void expect_deadlock_check(const rec_cmd_t *c, int eval, const dl_lease_t *l, const dl_lease_t *held)
+{
+    char holder[128];
+    int n = snprintf(holder, sizeof(holder), "%.*s:holder:%s", (int)(held->wake_key_len - 5), held->wake_key,
+                     held->token);
+    char rec[128];
+    int m = snprintf(rec, sizeof(rec), "%.*s:waitfor:0123456789abcdef0123456789abcdef", (int)(l->wake_key_len - 5),
+                     l->wake_key);
+    char off[8];
+    snprintf(off, sizeof(off), "%zu", l->name_off);
+    expect_cmd(c, 13, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
+               K(l, key), rec, (size_t)m, l->fair ? l->alive_key : l->waiters_key,
+               l->fair ? l->alive_key_len : l->waiters_key_len, K(l, token), l->wake_key, l->wake_key_len - 5,
+               S("3000"), S(off), S("pid 7 on h"), S(l->fair ? "f" : "m"), holder, (size_t)n);
+}
+
+/* A waiter that holds a lease writes the check right behind its registration, in the same round trip;
+ * the attempt carried behind the BLPOP (the plain SET) carries none. */
+static void test_deadlock_check_rides_behind_registration(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    o.deadlock = &d;
+    push_ok(f, RP_NIL);                                    /* the plain SET: taken */
+    push_ok(f, RP_ARR2(0, 10000), RP_ARR1(1));             /* registered; the check published */
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->calls[0].n, 1);
+    assert_int_equal(f->calls[1].n, 2);
+    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
+    expect_deadlock_check(&f->calls[1].cmd[1], 0, l, held);
+    assert_int_equal(f->calls[2].n, 3);                   /* BLPOP, SET, ZREM: no check */
+    expect_carried_set(&f->calls[2], l, "1500");
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
+/* The registration that closes a cycle: the wait is cancelled at once, no BLPOP, the cycle named. */
+static void test_deadlock_victim_cancels_without_blocking(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    o.deadlock = &d;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));
+    push_ok(f, RP_INT(0));                                 /* the cancel */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DEADLOCK);
+    assert_int_equal(res.acquired, 0);
+    assert_string_equal(err.msg, "Deadlock detected: me waits for \"w\", held by me");
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->calls[2].n, 1);
+    assert_true(IS_CANCEL(&f->calls[2].cmd[0]));
+    assert_int_equal(count_where(f, p_blpop), 0);
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
+/* The check's own NOSCRIPT (its script alone not cached) sends it again by EVAL, alone: the
+ * registration that ran is not repeated. An error reply of the check (an ACL) is no failure. */
+static void test_deadlock_check_noscript_and_error(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    o.deadlock = &d;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(0, 10000), RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ARR1(1));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_NIL, RP_INT(1));       /* woken; the SET behind it: taken */
+    push_ok(f, RP_ARR2(0, 10000), RP_ERR("NOPERM this user has no permissions to access one of the keys"));
+    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->ncalls, 6);
+    assert_int_equal(f->calls[2].n, 1);
+    expect_deadlock_check(&f->calls[2].cmd[0], 1, l, held);
+    assert_int_equal(f->calls[4].n, 2);                   /* the re-registration carries the check again */
+    expect_deadlock_check(&f->calls[4].cmd[1], 0, l, held);
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
+/* Under fencing the re-registration carried behind the BLPOP carries the check; a cycle it
+ * finds ends the wait there (the cancel follows, no second BLPOP). */
+static void test_deadlock_fencing_carried_check(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    l->fencing = 1;
+    o.deadlock = &d;
+    push_ok(f, RP_ARR2(0, 10000));                         /* the first attempt: registered, no check */
+    push_ok(f, RP_NIL, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));   /* block cap; re-registered: a cycle */
+    push_ok(f, RP_INT(0));                                 /* the cancel */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DEADLOCK);
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->calls[0].n, 1);
+    assert_int_equal(f->calls[1].n, 3);
+    assert_true(is_cmd(&f->calls[1].cmd[0], "BLPOP"));
+    expect_deadlock_check(&f->calls[1].cmd[2], 0, l, held);
+    assert_true(IS_CANCEL(&f->calls[2].cmd[0]));
+    assert_int_equal(count_where(f, p_blpop), 1);
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
+/* Fair mode: the re-registration after a block that popped nothing carries the check, naming
+ * the fair waiters' liveness hash (FA) as where a live waiter shows. */
+static void test_deadlock_fair_reregistration_checked(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_fair("w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    o.deadlock = &d;
+    push_ok(f, RP_ARR2(0, 10000));                         /* the first attempt: queued, no check */
+    push_ok(f, RP_NIL);                                    /* the block: nothing popped */
+    push_ok(f, RP_ARR2(0, 10000), RP_ARR1(1));             /* queued again; the check published */
+    push_ok(f, RP_POP(l->my_wake_key, "0"));               /* handed over */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 1);
+    assert_int_equal(f->calls[0].n, 1);
+    assert_int_equal(f->calls[2].n, 2);
+    expect_deadlock_check(&f->calls[2].cmd[1], 0, l, held);
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
+/* Nothing more is sent by a thread that holds nothing, by a try, or in fair mode (out of scope). */
+static void test_deadlock_check_only_where_it_applies(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
+    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
+    const dl_lease_t *holds[1] = {held};
+    dl_deadlock_opts_t none = deadlock_opts(holds, 0), d = deadlock_opts(holds, 1);
+    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
+    dl_acquire_result_t res;
+    dl_error_t err;
+
+    o.deadlock = &none;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(f->calls[1].n, 1);
+
+    o = opts_wait(0, 1000, 0);
+    o.deadlock = &d;
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_INT(-3));                                /* a failed try asks the status script */
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(res.acquired, 0);
+
+    l->fencing = 1;                                        /* the first attempt is the script: no check */
+    o = opts_wait(10000000, 1000, 0);
+    o.deadlock = &d;
+    push_ok(f, RP_ARR2(1, 7));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(f->ncalls, 5);
+
+    l->fencing = 0;
+    l->fair = 1;
+    push_ok(f, RP_ARR2(1, 0));
+    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
+    assert_int_equal(f->ncalls, 6);
+    assert_int_equal(count_where(f, p_check), 0);
+    dl_lease_free(l);
+    dl_lease_free(held);
+}
+
 /* ---- binary safety --------------------------------------------------- */
 
 static void test_binary_keys_and_tokens(void **state)
@@ -4087,6 +4335,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_lease_new_random_token),
+        T(test_acquire_woken_past_the_deadline_leaves),
+        T(test_deadlock_check_rides_behind_registration),
+        T(test_deadlock_victim_cancels_without_blocking),
+        T(test_deadlock_check_noscript_and_error),
+        T(test_deadlock_check_only_where_it_applies),
+        T(test_deadlock_fencing_carried_check),
+        T(test_deadlock_fair_reregistration_checked),
         T(test_lease_new_given_token),
         T(test_lease_validity),
         T(test_lease_companion_keys),

@@ -43,6 +43,7 @@ const char *dl_status_name(dl_status_t code)
     case DL_ERR_QUORUM: return "quorum";
     case DL_ERR_REPLICATION: return "replication";
     case DL_ERR_KIND: return "kind";
+    case DL_ERR_DEADLOCK: return "deadlock";
     case DL_ERR_DENIED: return "denied";
     }
     return "unknown";

@@ -31,6 +31,8 @@ typedef enum {
     DL_ERR_KIND,        /* the name is held under another kind (mutex, readers-writer, semaphore):
                          * the caller's mistake, told by the server atomically with the grant;
                          * the connection is fine (docs/primitives.md, "One name, one kind") */
+    DL_ERR_DEADLOCK,    /* the wait closed a wait-for cycle (issue 47, dl_deadlock.h): not waited, the
+                         * cycle named in the message; the waiter's registration was cancelled */
     DL_ERR_DENIED       /* what was asked needs a command this user may not run, or the server lacks
                          * (scripting denied by an ACL, and no native compare-and-delete): nothing was
                          * done; the connection is fine

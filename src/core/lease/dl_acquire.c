@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/dl_clock.h"
+#include "dl_deadlock.h"
 #include "dl_lock.h"
 #include "../transport/dl_pending.h"
 #include "../base/dl_proc.h"
@@ -369,6 +370,75 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
 }
 
 /*
+ * The deadlock check alone, by EVAL, after it answered NOSCRIPT behind a
+ * registration that ran (an empty script cache: one round trip more, once).
+ * Its failure is not the wait's: *r is left nil then.
+ */
+static void check_by_eval(const dl_transport_t *t, const dl_lease_t *lease, const dl_deadlock_opts_t *dd,
+                          dl_reply_t *r)
+{
+    dl_deadlock_call_t dc;
+    dl_cmd_t cmd;
+    dl_error_t ignored;
+    memset(r, 0, sizeof(*r));
+    if (dl_deadlock_command(&dc, lease, dd, 1, &cmd, &ignored) != DL_OK) return;
+    if (dl_call(t, 1, &cmd, r, DL_RETRY_NEVER, &ignored) != DL_OK) {
+        dl_reply_free(r);
+        memset(r, 0, sizeof(*r));
+    }
+    dl_deadlock_call_free(&dc);
+}
+
+/*
+ * try_script for a waiter with the deadlock check (dl_deadlock.h) written
+ * behind its registration, in the same round trip. The check runs after the
+ * acquire script on the server and judges what it left: granted (the check
+ * deletes our record), registered (it walks, then publishes or names the
+ * cycle). A registration that closes a cycle returns DL_ERR_DEADLOCK, still
+ * registered: the caller cancels.
+ */
+static dl_status_t try_script_checked(const dl_transport_t *t, dl_lease_t *lease, const dl_deadlock_opts_t *dd,
+                                      int *acquired, int64_t *holder_pttl_ms, dl_error_t *err)
+{
+    const dl_script_t *s = dl_primitive_of(lease)->acquire;
+    dl_script_call_t sc;
+    dl_deadlock_call_t dc;
+    dl_cmd_t cmds[2];
+    dl_reply_t r[2];
+    dl_status_t st;
+
+    if ((st = dl_deadlock_command(&dc, lease, dd, 0, &cmds[1], err)) != DL_OK) return st;
+    cmds[0] = dl_script_command(&sc, s, lease, lease->ttl_ms, 1, 0);
+    memset(r, 0, sizeof(r));
+    st = dl_call(t, 2, cmds, r, DL_RETRY_NEVER, err);
+    if (st == DL_OK && dl_is_noscript(&r[0])) {
+        /* The registration did not run (an empty script cache): both again by
+         * EVAL. A check that ran judged a wait about to be made: it runs again. */
+        int check_eval = dl_is_noscript(&r[1]);
+        dl_reply_free(&r[0]);
+        dl_reply_free(&r[1]);
+        cmds[0] = dl_script_command(&sc, s, lease, lease->ttl_ms, 1, 1);
+        if (check_eval) {
+            dl_deadlock_call_free(&dc);
+            if ((st = dl_deadlock_command(&dc, lease, dd, 1, &cmds[1], err)) != DL_OK) return st;
+        }
+        st = dl_call(t, 2, cmds, r, DL_RETRY_NEVER, err);
+    } else if (st == DL_OK && dl_is_noscript(&r[1])) {
+        dl_reply_free(&r[1]);
+        check_by_eval(t, lease, dd, &r[1]);
+    }
+    if (st == DL_OK && r[0].type == DL_REPLY_ERROR) {
+        st = dl_is_kind_error(&r[0]) ? DL_KIND_ERROR_OF(&r[0], lease, err) : dl_server_error(t, &r[0], s->what, err);
+    }
+    if (st == DL_OK) st = judge_attempt(t, lease, s, &r[0], acquired, holder_pttl_ms, err);
+    if (st == DL_OK && !*acquired) st = dl_deadlock_judge(&r[1], dd, err);
+    dl_reply_free(&r[0]);
+    dl_reply_free(&r[1]);
+    dl_deadlock_call_free(&dc);
+    return st;
+}
+
+/*
  * BLPOP on wake lists until a deadline of the client (dl_script.h); *value is
  * the fencing token of a fair hand-over. behind (or NULL): a command written
  * behind the BLPOP in the same round trip. Redis keeps a blocked client's
@@ -383,12 +453,14 @@ static dl_status_t try_script(const dl_transport_t *t, dl_lease_t *lease, int wa
  * run on the server after we left (and the wait then ends anyway: a last
  * attempt would change nothing). *behind_sent tells whether it was written.
  * Its reply goes to *behind_r (caller frees) and *behind_got = 1; *behind_got
- * = 0 when the call failed: then behind may or may not have run.
+ * = 0 when the call failed: then behind may or may not have run. check_r
+ * (or NULL): the last of behind is the deadlock check, whose reply goes
+ * there (caller frees; nil when not got) rather than counting as bookkeeping.
  */
 static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *const *keys, const size_t *key_lens,
                                  int64_t block_us, int64_t deadline_ns, const dl_cmd_t *behind, size_t n_behind,
                                  int *behind_sent, dl_reply_t *behind_r, int *behind_got, int *behind_rest_err,
-                                 int *popped, long long *value, int *abandoned, dl_error_t *err)
+                                 dl_reply_t *check_r, int *popped, long long *value, int *abandoned, dl_error_t *err)
 {
     char secs[32];
     const char *argv[2 + DL_BLOCK_KEYS_MAX];
@@ -415,6 +487,7 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
     }
     cmds[0].argc = (int)(n + 2); cmds[0].argv = argv; cmds[0].argvlen = argvlen;
     memset(r, 0, sizeof(r));
+    if (check_r) memset(check_r, 0, sizeof(*check_r));
     if (behind_got) *behind_got = 0;
     if (behind_rest_err) *behind_rest_err = 0;
     *popped = 0;
@@ -448,6 +521,10 @@ static dl_status_t block_on_then(const dl_transport_t *t, size_t n, const char *
             *behind_r = r[1];   /* ran after the BLPOP, whatever the BLPOP answered */
             *behind_got = 1;
             memset(&r[1], 0, sizeof(r[1]));
+            if (check_r && n_behind >= 2) {
+                *check_r = r[n_behind];
+                memset(&r[n_behind], 0, sizeof(r[n_behind]));
+            }
             for (i = 2; i <= n_behind; i++) {
                 if (r[i].type == DL_REPLY_ERROR && behind_rest_err) *behind_rest_err = 1;
             }
@@ -461,8 +538,8 @@ dl_status_t dl_block_on_any(const dl_transport_t *t, size_t n, const char *const
                             int64_t block_us, int64_t deadline_ns, int *popped, long long *value, int *abandoned,
                             dl_error_t *err)
 {
-    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, 0, NULL, NULL, NULL, NULL, popped, value,
-                         abandoned, err);
+    return block_on_then(t, n, keys, key_lens, block_us, deadline_ns, NULL, 0, NULL, NULL, NULL, NULL, NULL, popped,
+                         value, abandoned, err);
 }
 
 dl_status_t dl_block_on(const dl_transport_t *t, const char *key, size_t key_len, int64_t block_us,
@@ -558,7 +635,8 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  * what the two commands do, on the path of every hand-over
  * (docs/decisions/0021-plain-commands-and-a-slimmer-release-on-the-hand-over.md).
  * A SET that does not take the name has unregistered us all the same: the
- * script attempt follows at once (c->plain). Not on a Cluster: while the
+ * script attempt follows at once (c->plain), with its deadlock check. The
+ * script's attempt carries the deadlock check behind it (c->checked, dd). Not on a Cluster: while the
  * name's slot migrates, the source node answers the BLPOP with ASK (its wake
  * list is absent) but runs the SET
  * and the ZREM (its K and Q are there), and the BLPOP, sent again to the
@@ -569,6 +647,8 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  */
 typedef struct dl_carried {
     dl_script_call_t sc;
+    dl_deadlock_call_t dc;   /* the deadlock check behind a registration by script (checked) */
+    int checked;
     const char *set_argv[6], *zrem_argv[3];
     size_t set_len[6], zrem_len[3];
     char ttl[24];
@@ -577,9 +657,11 @@ typedef struct dl_carried {
 } dl_carried_t;
 
 static size_t carried_step(dl_carried_t *c, const dl_transport_t *t, const dl_primitive_t *prim,
-                           const dl_lease_t *lease)
+                           const dl_lease_t *lease, const dl_deadlock_opts_t *dd)
 {
+    dl_error_t ignored;
     c->plain = 0;
+    c->checked = 0;
     if (dl_replicas_wanted(lease)) return 0;
     if (prim->plain && !lease->fencing && !(t->caps && (t->caps(t->impl) & DL_CAP_CLUSTER))) {
         c->set_argv[0] = "SET"; c->set_len[0] = 3;
@@ -597,8 +679,15 @@ static size_t carried_step(dl_carried_t *c, const dl_transport_t *t, const dl_pr
         return 2;
     }
     if (dl_scripting_denied(t)) return 0;   /* the next attempt, after the block, is the plain registration */
-    if (prim->wake != DL_WAKE_OWN) c->cmds[0] = dl_script_command(&c->sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
-    else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) c->cmds[0] = dl_script_command(&c->sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
+    if (prim->wake != DL_WAKE_OWN) {
+        c->cmds[0] = dl_script_command(&c->sc, prim->acquire, lease, lease->ttl_ms, 1, 0);
+        /* A re-registration by script (fencing) carries its deadlock check: a
+         * record not published again would expire under a live wait. */
+        if (dd && dl_deadlock_command(&c->dc, lease, dd, 0, &c->cmds[1], &ignored) == DL_OK) {
+            c->checked = 1;
+            return 2;
+        }
+    } else if (lease->ttl_ms > DL_FAIR_CLAIM_MS) c->cmds[0] = dl_script_command(&c->sc, prim->refresh, lease, lease->ttl_ms, 0, 0);
     else return 0;
     return 1;
 }
@@ -641,11 +730,19 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
     int script_now = 0;         /* a carried SET did not take the name: the script next, at once */
     int reconnected = 0;        /* a connection that broke under a carried BLPOP was replaced once */
     dl_reply_t carried_r;
+    dl_reply_t carried_check;   /* ... and the deadlock check's reply behind it (carried_checked) */
+    int carried_checked = 0;
     int64_t carried_since_ns = 0;
     int64_t last_sent_ns = 0;    /* when the last attempt was sent (a carried one: its BLPOP) */
     int64_t last_answer_ns = start_ns;   /* when the server last answered (a wait only: cancel_after_cut) */
     unsigned backoff_attempt = 0;
     dl_status_t st = DL_OK;
+
+    /* The deadlock check rides on a waiter's registrations by script (dl_deadlock.h). */
+    const dl_deadlock_opts_t *dd = waiting && opts->deadlock && !dl_replicas_wanted(lease) &&
+                                           dl_deadlock_applies(t, lease, opts->deadlock)
+                                       ? opts->deadlock
+                                       : NULL;
 
     memset(res, 0, sizeof(*res));
     if (lease->kind == DL_LEASE_PERMITS &&
@@ -674,13 +771,26 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             st = carried_plain ? judge_carried_set(t, &carried_r, &acquired, err)
                                : judge_carried(t, lease, prim->acquire, &carried_r, &acquired, &holder_pttl_ms, err);
             script_now = carried_plain && st == DL_OK && !acquired;
+            if (carried_checked && st == DL_OK && !acquired) {
+                if (dl_is_noscript(&carried_check)) {
+                    dl_reply_free(&carried_check);
+                    check_by_eval(t, lease, dd, &carried_check);
+                }
+                st = dl_deadlock_judge(&carried_check, dd, err);
+            }
+            if (carried_checked) dl_reply_free(&carried_check);
+            carried_checked = 0;
             dl_reply_free(&carried_r);
             carried = 0;
         } else if (by_script && dl_scripting_denied(t) && prim->plain && !lease->fencing) {
             st = try_register_plain(t, lease, &acquired, &holder_pttl_ms, err);
         } else {
-            st = by_script ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
-                           : try_set(t, lease, waiting, &acquired, err);
+            /* The check rides on registrations, never on a first attempt: under
+             * fencing that is the script, which an uncontended lock() sends. */
+            st = by_script && dd && res->attempts > 0
+                     ? try_script_checked(t, lease, dd, &acquired, &holder_pttl_ms, err)
+                 : by_script     ? try_script(t, lease, waiting, &acquired, &holder_pttl_ms, err)
+                                 : try_set(t, lease, waiting, &acquired, err);
             /* The first call on a connection learned only now (its HELLO rode
              * with the SET) that this lock could not be released: end the grant. */
             if (st == DL_OK && acquired && cannot_release_safely(t, lease)) {
@@ -701,8 +811,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * message names: the undo is written, not waited for (issue 37.2). */
                 if (st == DL_ERR_TIMEOUT) dl_call_bound_close();
                 undo_quietly(t, prim, lease);
-            } else if (st == DL_ERR_KIND && registered) {
-                cancel_quietly(t, prim, lease, 0);   /* another kind took the name while we waited */
+            } else if ((st == DL_ERR_KIND || st == DL_ERR_DEADLOCK) && registered) {
+                /* Another kind took the name while we waited; or our wait closed a
+                 * cycle of waits, which only leaving breaks (the victim waits for nothing). */
+                cancel_quietly(t, prim, lease, 0);
             }
             break;
         }
@@ -740,14 +852,16 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
             const char *wake = dl_primitive_wake_key(lease, &wake_len);
             dl_carried_t behind;
             size_t n_behind;
-            dl_reply_t behind_r;
+            dl_reply_t behind_r, check_r;
             if (block_us < 1000) {
                 dl_clock_sleep_us(block_us);  /* BLPOP counts whole milliseconds */
                 continue;
             }
-            n_behind = carried_step(&behind, t, prim, lease);
+            n_behind = carried_step(&behind, t, prim, lease, dd);
             st = block_on_then(t, 1, &wake, &wake_len, block_us, deadline_ns, behind.cmds, n_behind, &behind_sent,
-                               &behind_r, &behind_got, &behind_rest_err, &popped, &value, &abandoned, err);
+                               &behind_r, &behind_got, &behind_rest_err, behind.checked ? &check_r : NULL, &popped,
+                               &value, &abandoned, err);
+            if (behind.checked) dl_deadlock_call_free(&behind.dc);
             /* The ZREM behind a carried SET refused (nothing known can cause it):
              * leave the waiters by the cancel, so our entry wakes nobody for us. */
             if (behind_rest_err) cancel_quietly(t, prim, lease, 0);
@@ -761,7 +875,13 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 carried_plain = behind.plain;
                 carried_r = behind_r;
                 carried_since_ns = blocked_ns;
+                if (behind.checked) {
+                    carried_check = check_r;   /* judged with the attempt it followed */
+                    carried_checked = 1;
+                    memset(&check_r, 0, sizeof(check_r));
+                }
             }
+            if (behind.checked) dl_reply_free(&check_r);
             if (st == DL_OK && prim->wake == DL_WAKE_OWN && popped) {
                 st = take_handover(t, lease, last_sent_ns, blocked_ns, value, carried_extended, &res->acquired, err);
                 if (st != DL_OK || res->acquired) break;
@@ -773,10 +893,19 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                  * carried, and the block covered the rest of the wait (or the
                  * deadline ended it, the connection dropped: nothing was carried
                  * then): nothing changed that another attempt could see; give up.
-                 * The cancel passes on a wake-up or a hand-over that came as we left. */
+                 * The cancel passes on a wake-up or a hand-over that came as we left.
+                 * Woken with nothing carried (a block that ran to the deadline
+                 * carries nothing) and the deadline passed: the call's bound is
+                 * spent, so no attempt can be asked any more; leave, passing the
+                 * wake-up on, and the wait ends as timed out (tests/deadlock found
+                 * a ConnectionException "was not asked" here). */
                 if (!carried && !popped && (abandoned || block_us >= remaining_us)) {
                     if (abandoned) cancel_after_cut(t, prim, lease, last_answer_ns, res, err);
                     else cancel_quietly(t, prim, lease, 0);
+                    break;
+                }
+                if (!carried && popped && dl_clock_now_ns() >= deadline_ns) {
+                    cancel_quietly(t, prim, lease, 0);
                     break;
                 }
                 continue;
@@ -788,6 +917,10 @@ dl_status_t dl_lock_acquire(const dl_transport_t *t, dl_lease_t *lease, const dl
                 if (carried) {   /* a reply came with a BLPOP reply the call could not take: not judged */
                     dl_reply_free(&carried_r);
                     carried = 0;
+                }
+                if (carried_checked) {
+                    dl_reply_free(&carried_check);
+                    carried_checked = 0;
                 }
                 if (behind_sent && prim->wake != DL_WAKE_OWN) undo_quietly(t, prim, lease);
                 cancel_quietly(t, prim, lease, 1);

@@ -30,6 +30,8 @@
 #include "../base/dl_wait.h"
 #include "dl_lease.h"
 
+struct dl_deadlock_opts;
+
 #define DL_WAKE_TTL_MS 2000           /* a wake token outlives the race it covers (one round trip) */
 #define DL_WAIT_BLOCK_CAP_US 2000000  /* longest single BLPOP: bounds the cost of a lost wake-up */
 #define DL_BLOCK_REPLY_GRACE_US 1000000 /* a BLPOP's reply is awaited this long after its own timeout: a
@@ -46,6 +48,8 @@ typedef struct dl_acquire_opts {
     /* Checked before each block or sleep; non-zero ends the wait with DL_ERR_INTERRUPTED. May be NULL. */
     int (*interrupted)(void *arg);
     void *interrupt_arg;
+    /* The waiting thread and what it holds, for the deadlock check (dl_deadlock.h); NULL: no check. */
+    const struct dl_deadlock_opts *deadlock;
 } dl_acquire_opts_t;
 
 /* How long the cancel of a wait whose blocking pop its deadline cut may take
@@ -93,7 +97,18 @@ typedef struct dl_acquire_result {
  * polls with backoff and jitter (dl_wait), each sleep capped by the time left
  * and the PTTL.
  *
- * Returns DL_OK with res->acquired 0 or 1; DL_ERR_INTERRUPTED; or a
+ * opts->deadlock (dl_deadlock.h): a waiter (mutex, default or fair mode, or a
+ * readers-writer name's lease) that holds other leases on this server writes the deadlock check behind each of its
+ * registrations by script after the first attempt (the script after the plain
+ * SET; under fencing, whose first attempt is the script, the ones carried
+ * behind each BLPOP; in fair mode, each attempt after a block), in the same
+ * round trip. A registration that closes a wait-for
+ * cycle cancels its wait at once (no BLPOP) and returns DL_ERR_DEADLOCK, the
+ * cycle named in err. The uncontended SET, a try, and a thread that holds
+ * nothing send nothing more. Not with min_replicas (the grant's WAIT rides
+ * where the check would).
+ *
+ * Returns DL_OK with res->acquired 0 or 1; DL_ERR_INTERRUPTED; DL_ERR_DEADLOCK; or a
  * transport/server error. An attempt whose reply was lost (timeout, I/O or
  * protocol error) is ambiguous: the grant may have happened. Before returning
  * that error the lease is undone with the same token (one EVAL on a fresh

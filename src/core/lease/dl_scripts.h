@@ -880,6 +880,109 @@
     "if n == 0 then return {0, 0, 0, -2, waiters} end " \
     "return {3, n, 0, left, waiters}"
 
+/*
+ * The deadlock check (issue 47; docs/deadlocks.md), written in the same round
+ * trip right behind a waiter's registration (its acquire script), by a thread
+ * that holds other leases on this server. KEYS K R L: the name waited for,
+ * this thread's wait record R = <stem>:waitfor:<owner> (a HASH; <stem> =
+ * <K>{<K>}, dl_key), and where K's live waiters of our kind are (L: a ZSET
+ * token -> expiry, or in fair mode FA, a HASH token -> "expiry:ttl:fence").
+ * ARGV token (the waiting one), stem, record window ms, name offset (the
+ * prefix's length, for messages), label (how others' messages name this
+ * thread), our kind ('m' mutex, 'f' fair mutex, 'x' exclusive and 's' shared
+ * lease of a readers-writer name), then the holder keys
+ * <stem_i>:holder:<token_i> of the leases this thread holds.
+ *
+ * A waiter waits for the holders of its name: a mutex's holder; a
+ * readers-writer name's writer ("\0W" .. token in K) and, when it wants the
+ * exclusive lease, every live reader (R = <stem>:readers) too, all of them
+ * (an AND-wait: any one in a cycle with it blocks it for good). The walk is
+ * a depth-first search from K's holders: a holder's holder key -> the wait
+ * record its thread published -> the holders of the name it waits for ->
+ * ... Reaching a holder key of ours is a cycle through us: our wait closes
+ * it. A record counts only while its waiter is live in its L (a grant, a
+ * hand-over, a cancel and an expired entry all leave it); anything not
+ * readable (an ACL, a semaphore's or a foreign holder, a holder that
+ * published nothing) ends that branch as "can progress": never a false
+ * report. A record met twice is explored once; a loop without us is
+ * somebody else's cycle, reported to whoever closed it. Left out (a cycle
+ * through them is missed, never invented): the exclusive waiters a shared
+ * waiter lets pass first (writer preference), fair waiters queued ahead
+ * (every cycle through them passes through the holder), semaphores. At
+ * most 128 reads.
+ *
+ * Returns {0}: nothing to check (we are not a live waiter: granted, handed
+ * over, refused; or every holder is this very thread, through another
+ * instance: a wait on itself, which only that lease's expiry ends, as it
+ * always did): R deleted, nothing published. {1}: no cycle through us: R
+ * and our holder keys published for the window. {2, off, K, label1, off1,
+ * K1, ..., offn, Kn}: our wait closes a cycle (K is held by label1, which
+ * waits for K1, ..., Kn is held by us): nothing published, R deleted. One
+ * script, so of the waits that close one cycle exactly one sees it: the last
+ * to register.
+ */
+#define DL_SCRIPT_DEADLOCK \
+    "local call, pcall, tok, kind = redis.call, redis.pcall, ARGV[1], ARGV[6] " \
+    "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
+    "local reads = 0 " \
+    "local function live(l, kd, who) " \
+        "local s " \
+        "if kd == 'f' then s = pcall('HGET', l, who) if type(s) == 'string' then s = string.match(s, '^%d+') end " \
+        "else s = pcall('ZSCORE', l, who) end " \
+        "reads = reads + 1 " \
+        "return type(s) == 'string' and tonumber(s) > now " \
+    "end " \
+    "local function holders(k, stem, kd) " \
+        "local out, v = {}, pcall('GET', k) " \
+        "reads = reads + 1 " \
+        "if type(v) == 'string' and v ~= '' then " \
+            "if string.byte(v) ~= 0 then out[1] = v " \
+            "elseif string.sub(v, 1, 2) == '\\0W' then out[1] = string.sub(v, 3) end " \
+        "end " \
+        "if kd == 'x' then " \
+            "local r = pcall('ZRANGEBYSCORE', stem .. ':readers', '(' .. now, '+inf', 'LIMIT', 0, 32) " \
+            "reads = reads + 1 " \
+            "if type(r) == 'table' and not r.err then for _, x in ipairs(r) do out[#out + 1] = x end end " \
+        "end " \
+        "return out " \
+    "end " \
+    "if not live(KEYS[3], kind, tok) then call('DEL', KEYS[2]) return {0} end " \
+    "local mine, seen, nodes, stack, others = {}, {}, {}, {}, 0 " \
+    "for i = 7, #ARGV do mine[ARGV[i]] = true end " \
+    "for _, h in ipairs(holders(KEYS[1], ARGV[2], kind)) do " \
+        "if not mine[ARGV[2] .. ':holder:' .. h] then others = others + 1 stack[#stack + 1] = {ARGV[2], h, 0} end " \
+    "end " \
+    "if others == 0 then call('DEL', KEYS[2]) return {0} end " \
+    "while #stack > 0 and reads < 128 do " \
+        "local e = table.remove(stack) " \
+        "local hk = e[1] .. ':holder:' .. e[2] " \
+        "if mine[hk] then " \
+            "local path, i = {}, e[3] " \
+            "while i > 0 do table.insert(path, 1, nodes[i]) i = nodes[i][4] end " \
+            "local out = {2, ARGV[4], KEYS[1]} " \
+            "for _, n in ipairs(path) do out[#out + 1] = n[3] out[#out + 1] = n[2] out[#out + 1] = n[1] end " \
+            "call('DEL', KEYS[2]) " \
+            "return out " \
+        "end " \
+        "local r = pcall('GET', hk) " \
+        "reads = reads + 1 " \
+        "if type(r) == 'string' and not seen[r] then " \
+            "seen[r] = true " \
+            "local rec = pcall('HMGET', r, 'k', 's', 'p', 't', 'l', 'q', 'm') " \
+            "reads = reads + 1 " \
+            "if type(rec) == 'table' and type(rec[1]) == 'string' and type(rec[2]) == 'string' and " \
+                "type(rec[4]) == 'string' and type(rec[6]) == 'string' and live(rec[6], rec[7], rec[4]) then " \
+                "nodes[#nodes + 1] = {rec[1], rec[3] or '0', rec[5] or '?', e[3]} " \
+                "local me = #nodes " \
+                "for _, x in ipairs(holders(rec[1], rec[2], rec[7])) do stack[#stack + 1] = {rec[2], x, me} end " \
+            "end " \
+        "end " \
+    "end " \
+    "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', tok, 'l', ARGV[5], 'q', KEYS[3], 'm', kind) " \
+    "call('PEXPIRE', KEYS[2], ARGV[3]) " \
+    "for i = 7, #ARGV do call('SET', ARGV[i], KEYS[2], 'PX', ARGV[3]) end " \
+    "return {1}"
+
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
 #define DL_SCRIPT_ACQUIRE_SHA "ab209e62bda3275c5304ccd1a32ffc8ee8f65150"
 #define DL_SCRIPT_RELEASE_SHA "54eb6cc4626a1985246390c047981baa8e3475ff"
@@ -911,5 +1014,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
+#define DL_SCRIPT_DEADLOCK_SHA "59137cfdd129af60623e746a295c4f790ccb9586"
 
 #endif
