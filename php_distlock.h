@@ -17,6 +17,7 @@ typedef struct php_distlock_stats {
     zend_long acquired;           /* grants, reentrant ones included */
     zend_long contended;          /* attempts that found the name held by another owner */
     zend_long timeouts;           /* lock() calls whose wait ran out */
+    zend_long deadlocks;          /* lock() calls not waited: their wait closed a cycle (DeadlockException) */
     zend_long released;           /* leases deleted by their owner */
     zend_long lost;               /* release/refresh/status found the lease gone */
     zend_long refreshed;          /* successful refreshes */
@@ -65,6 +66,16 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
      * deferred releases read outside any operation: reported at the next chance. */
     struct php_distlock_queued *queued;         /* oldest first; NULL: none (src/php/observer.c) */
     struct php_distlock_queued **queued_tail;   /* where the next one is linked */
+    /* This thread's owner id for deadlock detection (src/php/deadlock.c): made at
+     * its first wait that holds something, made again in a forked child. */
+    char wait_owner[33];
+    zend_long wait_owner_pid;
+    char wait_label[128];   /* how other threads' messages name this one ("pid 4242 on web-3") */
+    /* Leases this thread acquired and detached (framework stores detach every lease): still
+     * its holds for deadlock detection until released by token, expired, or the request ends. */
+    struct php_distlock_detached_hold *detached_holds;
+    uint32_t n_detached_holds;
+    char wait_self[128];    /* how its own message names it ("this process (pid 4242)") */
 ZEND_END_MODULE_GLOBALS(distlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(distlock)

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 2eab1c9d14cd44622eba9f7cac93566dc7d70b1c */
+ * Stub hash: 455447125c774ce1bdc09936d8f61dbad5043063 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_DistLock___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_MASK(0, servers, MAY_BE_STRING|MAY_BE_ARRAY, "\"redis://127.0.0.1:6379\"")
@@ -265,6 +265,11 @@ static const zend_function_entry class_DistLock_LockTimeoutException_methods[] =
 };
 
 
+static const zend_function_entry class_DistLock_DeadlockException_methods[] = {
+	ZEND_FE_END
+};
+
+
 static const zend_function_entry class_DistLock_LockLostException_methods[] = {
 	ZEND_FE_END
 };
@@ -481,6 +486,16 @@ static zend_class_entry *register_class_DistLock_LockTimeoutException(zend_class
 
 	INIT_NS_CLASS_ENTRY(ce, "DistLock", "LockTimeoutException", class_DistLock_LockTimeoutException_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_Exception);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_DistLock_DeadlockException(zend_class_entry *class_entry_DistLock_LockTimeoutException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "DistLock", "DeadlockException", class_DistLock_DeadlockException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_DistLock_LockTimeoutException);
 
 	return class_entry;
 }

@@ -314,6 +314,7 @@ static dl_acquire_opts_t acquire_opts(const php_distlock_client *c, int64_t wait
     opts.backoff = c->backoff;
     opts.interrupted = wait_interrupted;
     opts.interrupt_arg = NULL;
+    opts.deadlock = NULL;   /* set by acquire_lease for the waits it checks */
     return opts;
 }
 
@@ -400,7 +401,11 @@ static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t 
     dl_acquire_result_t res;
     dl_error_t err;
     php_distlock_held *h;
-    dl_status_t st = dl_target_acquire(c->target, lease, &opts, &res, &err);
+    php_distlock_deadlock_buf dbuf;
+    dl_status_t st;
+
+    if (wait_us > 0 && lease->kind != DL_LEASE_PERMITS) opts.deadlock = php_distlock_deadlock_opts(c, &dbuf);
+    st = dl_target_acquire(c->target, lease, &opts, &res, &err);
 
     count_wait(&res, wait_us, op);
     if (st != DL_OK || !res.acquired) {
@@ -570,6 +575,7 @@ static int release_token(php_distlock_client *c, zend_string *name, const char *
         php_distlock_throw_release(&err);
         return -1;
     }
+    php_distlock_deadlock_forget_detached(c, lease->key, lease->key_len, token, token_len);
     dl_lease_free(lease);
     if (released) {
         DISTLOCK_G(stats).released++;
@@ -666,6 +672,7 @@ ZEND_METHOD(DistLock, __construct)
     c->backoff = cfg.backoff;
     c->fencing = cfg.fencing;
     c->fair = cfg.fair;
+    c->deadlock_detection = cfg.deadlock_detection;
     c->defer_release = cfg.defer_release;
     c->min_replicas = cfg.min_replicas;
     c->replica_timeout_ms = cfg.replica_timeout_ms;
@@ -866,6 +873,7 @@ void php_distlock_client_restore(php_distlock_client *c, zend_string *name, zend
         php_distlock_registry_forget(c, h);
     }
     h = php_distlock_held_new(lease, name);
+    h->restored = true;
     if (!php_distlock_watch(c, h)) {
         php_distlock_held_release_ref(h);
         return;
@@ -1123,7 +1131,7 @@ void php_distlock_stats_array(zval *out)
     php_distlock_stats *s = &DISTLOCK_G(stats);
     dl_watchdog_stats_t wd;
     dl_watchdog_get_stats(&wd);
-    array_init_size(out, 13);
+    array_init_size(out, 14);
     add_assoc_long(out, "acquired", s->acquired);
     add_assoc_long(out, "contended", s->contended);
     add_assoc_long(out, "timeouts", s->timeouts);
@@ -1137,6 +1145,7 @@ void php_distlock_stats_array(zval *out)
     add_assoc_long(out, "observer_errors", s->observer_errors);
     add_assoc_long(out, "renewals", (zend_long)wd.renewals);
     add_assoc_long(out, "renewal_round_trips", (zend_long)wd.round_trips);
+    add_assoc_long(out, "deadlocks", s->deadlocks);
 }
 
 ZEND_METHOD(DistLock, stats)

@@ -344,6 +344,9 @@ static bool parse_option(zend_string *key, zval *v, php_distlock_config *out)
         }
         return true;
     }
+    if (zend_string_equals_literal(key, "deadlock_detection")) {
+        return option_bool(k, v, &out->deadlock_detection);
+    }
     if (zend_string_equals_literal(key, "fair")) {
         return option_bool(k, v, &out->fair);
     }
@@ -655,6 +658,7 @@ zend_result php_distlock_config_parse(zval *servers, HashTable *options, php_dis
     out->backoff.cap_us = DL_WAIT_BACKOFF_CAP_US;
     out->max_hold_us = PHP_DISTLOCK_DEFAULT_MAX_HOLD_US;
     out->defer_release = DISTLOCK_G(defer_release);
+    out->deadlock_detection = true;
     if (options) {
         ZEND_HASH_FOREACH_STR_KEY_VAL(options, key, v) {
             if (!key) {

@@ -31,6 +31,7 @@ zend_class_entry *distlock_ce_LockLostException;
 zend_class_entry *distlock_ce_QuorumException;
 zend_class_entry *distlock_ce_ReplicationException;
 zend_class_entry *distlock_ce_LockKindException;
+zend_class_entry *distlock_ce_DeadlockException;
 zend_class_entry *distlock_ce_PermissionException;
 
 /*
@@ -107,6 +108,7 @@ static PHP_MINIT_FUNCTION(distlock)
     distlock_ce_Exception = register_class_DistLock_Exception(spl_ce_RuntimeException);
     distlock_ce_ConnectionException = register_class_DistLock_ConnectionException(distlock_ce_Exception);
     distlock_ce_LockTimeoutException = register_class_DistLock_LockTimeoutException(distlock_ce_Exception);
+    distlock_ce_DeadlockException = register_class_DistLock_DeadlockException(distlock_ce_LockTimeoutException);
     distlock_ce_LockLostException = register_class_DistLock_LockLostException(distlock_ce_Exception);
     distlock_ce_QuorumException = register_class_DistLock_QuorumException(distlock_ce_ConnectionException);
     distlock_ce_ReplicationException = register_class_DistLock_ReplicationException(distlock_ce_ConnectionException);
@@ -148,6 +150,7 @@ static PHP_RSHUTDOWN_FUNCTION(distlock)
     dl_obs_reset();   /* a call cut short by a bailout may have left its record armed */
     php_distlock_release_all();
     php_distlock_obs_rshutdown();
+    php_distlock_deadlock_rshutdown();
     return SUCCESS;
 }
 

@@ -31,6 +31,10 @@ void php_distlock_throw(const dl_error_t *err)
     case DL_ERR_INTERRUPTED:
         ce = distlock_ce_LockTimeoutException;
         break;
+    case DL_ERR_DEADLOCK:
+        ce = distlock_ce_DeadlockException;   /* not a timeout, not the network's */
+        DISTLOCK_G(stats).deadlocks++;
+        break;
     case DL_ERR_KIND:
         ce = distlock_ce_LockKindException;   /* the caller's mistake: no connection error */
         break;

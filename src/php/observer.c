@@ -439,6 +439,7 @@ const char *php_distlock_obs_outcome(bool acquired, int64_t wait_us)
     if (acquired) return "acquired";
     if (!ex) return wait_us > 0 ? "timeout" : "conflict";
     if (instanceof_function(ex->ce, distlock_ce_LockKindException)) return "wrong_kind";
+    if (instanceof_function(ex->ce, distlock_ce_DeadlockException)) return "deadlock";
     if (instanceof_function(ex->ce, distlock_ce_LockTimeoutException)) return wait_us > 0 ? "timeout" : "conflict";
     return "error";
 }

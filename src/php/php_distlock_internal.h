@@ -22,6 +22,7 @@
 #include "../core/topology/dl_pool.h"
 #include "../core/topology/dl_watchdog.h"
 #include "../core/base/dl_obs.h"
+#include "../core/lease/dl_deadlock.h"   /* the deadlock check's options (deadlock.c) */
 
 extern zend_class_entry *distlock_ce_DistLock;
 extern zend_class_entry *distlock_ce_Lock;
@@ -32,6 +33,7 @@ extern zend_class_entry *distlock_ce_LockLostException;
 extern zend_class_entry *distlock_ce_QuorumException;
 extern zend_class_entry *distlock_ce_ReplicationException;
 extern zend_class_entry *distlock_ce_LockKindException;
+extern zend_class_entry *distlock_ce_DeadlockException;
 extern zend_class_entry *distlock_ce_PermissionException;
 extern zend_class_entry *distlock_ce_Event;
 
@@ -66,6 +68,8 @@ typedef struct php_distlock_held {
     bool done_released; /* done, and released by us: a release that failed on the network had run
                          * (isAcquired() found the key gone while the lease was valid) */
     bool detached;      /* Lock::detach(): released only explicitly, never by scope or request end */
+    bool restored;      /* adopted by restore*(): another thread's grant, never published as ours
+                         * for deadlock detection (src/php/deadlock.c) */
     dl_renew_entry_t *wd;  /* the watchdog's entry while it renews this lease */
     int64_t granted_ns;    /* monotonic: when the grant was sent (DistLock\Event::$heldNs); 0: not known */
     struct php_distlock_client *owner;  /* set with wd: the instance whose server the watchdog renews on */
@@ -81,6 +85,7 @@ typedef struct php_distlock_client {
     dl_backoff_t backoff;
     bool fencing;               /* every grant gets a fencing token */
     bool fair;                  /* FIFO hand-over to the longest waiter */
+    bool deadlock_detection;    /* waits that hold something carry the deadlock check (src/php/deadlock.c) */
     bool defer_release;         /* implicit releases (scope, synchronized()) don't wait for their reply */
     int min_replicas;           /* WAIT for this many replicas after each grant and refresh (0: off) */
     int64_t replica_timeout_ms;
@@ -128,6 +133,7 @@ typedef struct php_distlock_config {
     HashTable *resources;
     bool fencing;
     bool fair;
+    bool deadlock_detection;
     bool defer_release;
     bool watchdog;
     bool on_lost_throw;
@@ -154,6 +160,26 @@ bool php_distlock_check_name(const char *func, const char *what, const zend_stri
 bool php_distlock_check_token(const char *func, const char *what, const zend_string *token);
 bool php_distlock_ttl_ms(const char *func, const char *what, double seconds, int64_t *out_ms);
 bool php_distlock_wait_us(const char *func, const char *what, double seconds, int64_t *out_us);
+
+/* ---- deadlock.c: the deadlock check's view of this thread ------------------ */
+
+/* Storage for what php_distlock_deadlock_opts returns (on the caller's stack for one acquire). */
+typedef struct php_distlock_deadlock_buf {
+    dl_deadlock_opts_t opts;
+    const dl_lease_t *holds[DL_DEADLOCK_HOLDS_MAX];
+} php_distlock_deadlock_buf;
+
+/* The deadlock check's options for a wait by c (in buf), or NULL: detection off
+ * (option deadlock_detection), or this thread holds no lease on c's server. */
+const dl_deadlock_opts_t *php_distlock_deadlock_opts(const php_distlock_client *c, php_distlock_deadlock_buf *buf);
+/* h (held by c) was detached: it stays this thread's hold for the check until
+ * released by token, expired, or the request's end. */
+void php_distlock_deadlock_note_detached(const php_distlock_client *c, const php_distlock_held *h);
+/* A release by token of key (prefix + name) on c's server: no longer a hold. */
+void php_distlock_deadlock_forget_detached(const php_distlock_client *c, const char *key, size_t key_len,
+                                           const char *token, size_t token_len);
+/* Request end: the detached holds are forgotten. */
+void php_distlock_deadlock_rshutdown(void);
 
 /* ---- errors.c ------------------------------------------------------------ */
 

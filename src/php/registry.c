@@ -135,6 +135,7 @@ void php_distlock_registry_detach(php_distlock_client *c, php_distlock_held *h)
 {
     if (h->done || h->detached) return;
     h->detached = true;
+    php_distlock_deadlock_note_detached(c, h);
     if (h->wd) {
         php_distlock_obs_harvest(h);
         dl_watchdog_remove(h->wd);

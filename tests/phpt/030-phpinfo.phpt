@@ -47,7 +47,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-rows: acquired contended timeouts released lost refreshed wait_time_us connection_errors native_releases native_fallbacks observer_errors renewals renewal_round_trips
+rows: acquired contended timeouts released lost refreshed wait_time_us connection_errors native_releases native_fallbacks observer_errors renewals renewal_round_trips deadlocks
 bool(true)
 distlock support => enabled
 Version => %d.%d.%s

@@ -1,0 +1,134 @@
+--TEST--
+Deadlock detection (issue 47) with readers-writer names: two exclusive leases taken in opposite order are one deadlock (found at the first re-registration, as the first attempt is the registration script); an exclusive waiter waits for every reader (an AND-wait), so one reader in a cycle with it is a deadlock even while another reader could leave; a shared waiter behind a writer that waits for it is one too
+--EXTENSIONS--
+distlock
+--SKIPIF--
+<?php require __DIR__ . '/inc/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
+--FILE--
+<?php
+require __DIR__ . '/inc/lifecycle.inc';
+$p = 'phpt_425:';
+$port = start_test_redis('425');
+$uri = "redis://127.0.0.1:$port";
+$raw = RawConn::tcp('127.0.0.1', $port);
+$slow = (is_valgrind() ? 20 : 1) * lc_load();
+$dir = sys_get_temp_dir() . '/phpt_425_' . getmypid();
+@mkdir($dir);
+
+/* The names a deadlock message names, each once, sorted (either member of the cycle may be its victim). */
+function names(string $m): string
+{
+    preg_match_all('/"([a-z])"/', $m, $mm);
+    $n = array_unique($mm[1]);
+    sort($n);
+    return implode(' and ', $n);
+}
+
+/**
+ * A child that runs $first (a callable taking the DistLock, returning what it holds), says
+ * so ($dir/<tag>.held), waits for $dir/<tag>.go, then runs $second (waiting 30 s) and
+ * writes how that ended ($dir/<tag>.out); it holds on until $dir/<tag>.end exists.
+ */
+function member(string $uri, string $p, string $dir, string $tag, callable $first, ?callable $second): int
+{
+    return fork_child(function () use ($uri, $p, $dir, $tag, $first, $second) {
+        $d = new DistLock($uri, ['prefix' => $p]);
+        $held = $first($d);
+        touch("$dir/$tag.held");
+        if ($second) {
+            while (!file_exists("$dir/$tag.go")) usleep(2000);
+            try {
+                $second($d)->release();
+                $r = 'granted';
+            } catch (DistLock\LockTimeoutException $e) {
+                $r = get_class($e);
+                if ($e instanceof DistLock\DeadlockException) {
+                    $m = $e->getMessage();
+                    $r .= str_contains($m, 'Deadlock detected: this process') && str_contains($m, 'held by this process') ?
+                        ' naming ' . names($m) : ": $m";
+                }
+            }
+            $held->release();
+            file_put_contents("$dir/$tag.out", $r);
+            return 0;
+        }
+        while (!file_exists("$dir/$tag.end")) usleep(2000);
+        $held->release();
+        return 0;
+    });
+}
+
+function await(string $dir, string ...$files): void
+{
+    global $slow;
+    lc_wait_until(function () use ($dir, $files) {
+        foreach ($files as $f) if (!file_exists("$dir/$f")) return false;
+        return true;
+    }, 20 * $slow);
+}
+
+/* How the waits of $tags ended, in sorted order (either member of a cycle may close it). */
+function outcome(string $dir, array $pids, array $tags): string
+{
+    foreach ($pids as $pid) wait_child($pid);
+    $o = [];
+    foreach ($tags as $t) $o[] = (string)@file_get_contents("$dir/$t.out");
+    array_map('unlink', glob("$dir/*"));
+    sort($o);
+    return implode(' | ', $o);
+}
+
+function await_any(string $dir, string ...$files): void
+{
+    global $slow;
+    lc_wait_until(function () use ($dir, $files) {
+        foreach ($files as $f) if (file_exists("$dir/$f")) return true;
+        return false;
+    }, 20 * $slow);
+}
+
+// 1. Two exclusive leases in opposite order.
+$x = fn($n) => fn($d) => $d->lockExclusive($n, 60, 30);
+$A = member($uri, $p, $dir, 'A', $x('a'), $x('b'));
+$B = member($uri, $p, $dir, 'B', $x('b'), $x('a'));
+await($dir, 'A.held', 'B.held');
+touch("$dir/A.go"); touch("$dir/B.go");
+echo "exclusive both ways: ", outcome($dir, [$A, $B], ['A', 'B']), "\n";
+$raw->cmd('FLUSHALL');
+
+// 2. The AND-wait: R1 and R2 read n; R2 then waits for the mutex m, which V holds; V wants n
+//    exclusively. R1 could leave, but V needs R2 gone too, and R2 waits for V: a deadlock.
+$R1 = member($uri, $p, $dir, 'R1', fn($d) => $d->lockShared('n', 60), null);
+$R2 = member($uri, $p, $dir, 'R2', fn($d) => $d->lockShared('n', 60), fn($d) => $d->lock('m', 60, 30));
+await($dir, 'R1.held', 'R2.held');
+$V = member($uri, $p, $dir, 'V', fn($d) => $d->lock('m', 60), fn($d) => $d->lockExclusive('n', 60, 30));
+await($dir, 'V.held');
+touch("$dir/R2.go");
+lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p}m{{$p}m}:waiters") === 1, 10 * $slow);
+touch("$dir/V.go");
+await_any($dir, 'V.out', 'R2.out');
+touch("$dir/R1.end");   // R1 leaves only now: V was blocked by R2 alone, R1 being free
+echo "AND-wait: ", outcome($dir, [$V, $R2, $R1], ['V', 'R2']), "\n";
+$raw->cmd('FLUSHALL');
+
+// 3. A shared waiter behind a writer that waits for it: W holds n exclusively and waits for
+//    the mutex m; S holds m and wants n shared.
+$W = member($uri, $p, $dir, 'W', fn($d) => $d->lockExclusive('n', 60), fn($d) => $d->lock('m', 60, 30));
+$S = member($uri, $p, $dir, 'S', fn($d) => $d->lock('m', 60), fn($d) => $d->lockShared('n', 60, 30));
+await($dir, 'W.held', 'S.held');
+touch("$dir/W.go");
+lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p}m{{$p}m}:waiters") === 1, 10 * $slow);
+touch("$dir/S.go");
+echo "shared behind a writer: ", outcome($dir, [$W, $S], ['S', 'W']), "\n";
+rmdir($dir);
+stop_test_redis_all('425');
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/inc/proc.inc';
+stop_test_redis_all('425');
+?>
+--EXPECT--
+exclusive both ways: DistLock\DeadlockException naming a and b | granted
+AND-wait: DistLock\DeadlockException naming m and n | granted
+shared behind a writer: DistLock\DeadlockException naming m and n | granted
