@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace DistLock\Laravel;
 
+use DistLock\DeadlockException as DistLockDeadlock;
 use DistLock\LockTimeoutException as DistLockTimeout;
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
@@ -71,7 +72,9 @@ class CacheLock extends Lock
      * @param int|float     $seconds  max wait, s
      * @param callable|null $callback
      * @return mixed true, or the callback's value
-     * @throws LockTimeoutException   the wait ran out
+     * @throws LockTimeoutException   the wait ran out; or it was refused at once because it
+     *   would deadlock (a cycle of waits across processes): the message holds the cycle
+     *   and the previous exception is a \DistLock\DeadlockException
      * @throws \DistLock\ConnectionException
      */
     public function block($seconds, $callback = null)
@@ -79,6 +82,8 @@ class CacheLock extends Lock
         try {
             $lease = $this->waitOutOtherKinds(max(0.0, (float) $seconds),
                 fn (float $wait) => $this->client->lock($this->name, $this->lease(), $wait, token: $this->owner));
+        } catch (DistLockDeadlock $e) {
+            throw new LockTimeoutException("Lock [{$this->name}] was not acquired: {$e->getMessage()}", 0, $e);
         } catch (DistLockTimeout $e) {
             throw new LockTimeoutException("Lock [{$this->name}] was not acquired within {$seconds} s.", 0, $e);
         }

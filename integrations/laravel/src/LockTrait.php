@@ -81,7 +81,9 @@ trait LockTrait
      * @param string    $key
      * @param int|float $expire_time lease, s (> 0)
      * @param int|float $retry_time  max wait, s (0 = one attempt)
-     * @return string|false the owner identifier (32 hex chars), false when the wait ran out
+     * @return string|false the owner identifier (32 hex chars), false when the wait ran out,
+     *   or was refused because it would deadlock (\DistLock\DeadlockException, a
+     *   \DistLock\LockTimeoutException: release what you hold and retry)
      * @throws \DistLock\ConnectionException on network errors
      * @throws \ValueError on a bad key or durations
      */

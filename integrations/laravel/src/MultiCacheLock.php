@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace DistLock\Laravel;
 
+use DistLock\DeadlockException as DistLockDeadlock;
 use DistLock\LockTimeoutException as DistLockTimeout;
 use Illuminate\Contracts\Cache\LockTimeoutException;
 
@@ -61,7 +62,9 @@ class MultiCacheLock
      * waits for), then runs $callback and releases, if given.
      *
      * @return mixed true, or the callback's value
-     * @throws LockTimeoutException the wait ran out (nothing is held then)
+     * @throws LockTimeoutException the wait ran out, or was refused at once because it would
+     *   deadlock with locks other processes hold and wait for (the cycle in the message, a
+     *   \DistLock\DeadlockException as previous); nothing is held then
      * @throws \DistLock\ConnectionException
      */
     public function block($seconds, $callback = null)
@@ -69,6 +72,8 @@ class MultiCacheLock
         try {
             $leases = $this->waitOutOtherKinds(max(0.0, (float) $seconds),
                 fn (float $wait) => $this->client->lockAll($this->names, $this->lease(), $wait));
+        } catch (DistLockDeadlock $e) {
+            throw new LockTimeoutException('Locks [' . implode(', ', $this->names) . '] were not acquired: ' . $e->getMessage(), 0, $e);
         } catch (DistLockTimeout $e) {
             throw new LockTimeoutException('Locks [' . implode(', ', $this->names) . "] were not acquired within {$seconds} s.", 0, $e);
         }

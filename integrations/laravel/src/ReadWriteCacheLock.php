@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace DistLock\Laravel;
 
+use DistLock\DeadlockException as DistLockDeadlock;
 use DistLock\LockLostException;
 use DistLock\LockTimeoutException as DistLockTimeout;
 use Illuminate\Cache\Lock;
@@ -71,7 +72,9 @@ class ReadWriteCacheLock extends Lock
      *
      * @param int|float     $seconds max wait, s
      * @return mixed true, or the callback's value
-     * @throws LockTimeoutException the wait ran out
+     * @throws LockTimeoutException the wait ran out; or it was refused at once because it
+     *   would deadlock (a cycle of waits across processes): the message holds the cycle
+     *   and the previous exception is a \DistLock\DeadlockException
      * @throws \DistLock\ConnectionException
      */
     public function block($seconds, $callback = null)
@@ -82,6 +85,8 @@ class ReadWriteCacheLock extends Lock
             $lease = $this->waitOutOtherKinds($wait, fn (float $left) => $this->shared
                 ? $this->client->lockShared($this->name, $this->lease(), $left, token: $this->owner)
                 : $this->client->lockExclusive($this->name, $this->lease(), $left, token: $this->owner));
+        } catch (DistLockDeadlock $e) {
+            throw new LockTimeoutException("$side [{$this->name}] was not acquired: {$e->getMessage()}", 0, $e);
         } catch (DistLockTimeout $e) {
             throw new LockTimeoutException("$side [{$this->name}] was not acquired within {$seconds} s.", 0, $e);
         }

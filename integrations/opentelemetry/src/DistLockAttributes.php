@@ -18,7 +18,11 @@ final class DistLockAttributes
     public const LOCK_NAMES = 'distlock.lock.names';
     /** string: mutex | shared | exclusive | permits | multi. */
     public const LOCK_KIND = 'distlock.lock.kind';
-    /** string: the event's outcome (acquired, conflict, timeout, wrong_kind, released, refreshed, lost, error). */
+    /**
+     * string: the event's outcome (acquired, conflict, timeout, deadlock, wrong_kind, released,
+     * refreshed, lost, error). deadlock: an acquire whose wait was refused at once because it
+     * would close a cycle of waits across processes (\DistLock\DeadlockException).
+     */
     public const OUTCOME = 'distlock.outcome';
     /** string: acquire | release | refresh | renewal | lost (on the lost-lease counter: what found the loss). */
     public const OPERATION = 'distlock.operation';

@@ -98,7 +98,7 @@ final class MetricRecorder
             $db = $server;
             $db[DbAttributes::DB_SYSTEM_NAME] = 'redis';
             $db[DbAttributes::DB_OPERATION_NAME] = 'distlock.' . $op;
-            if ($outcome === 'error' || $outcome === 'lost' || $outcome === 'wrong_kind') {
+            if ($outcome === 'error' || $outcome === 'lost' || $outcome === 'wrong_kind' || $outcome === 'deadlock') {
                 $db[ErrorAttributes::ERROR_TYPE] = $outcome;
             }
             $this->operation->record($e->callNs / 1e9, $db);

@@ -28,9 +28,11 @@ use OpenTelemetry\SemConv\Attributes\ErrorAttributes;
  * span). Start and end are the call's own times (Event::$startNs, $callNs on
  * hrtime's clock), moved to the epoch with an offset taken once, the same
  * way as the API's SystemClock, so that they line up with the SDK's spans.
- * Status ERROR for the outcomes error, lost and wrong_kind (the caller gets
- * an exception or a lease it no longer has); conflict and timeout are the
- * ordinary results of contention and leave the status unset.
+ * Status ERROR for the outcomes error, lost, wrong_kind and deadlock (the
+ * caller gets an exception or a lease it no longer has; a deadlock is a wait
+ * refused because it would close a cycle of waits across processes, a
+ * DeadlockException: a lock-ordering fault to fix, not contention); conflict
+ * and timeout are the ordinary results of contention and leave the status unset.
  */
 final class SpanRecorder
 {
@@ -41,7 +43,7 @@ final class SpanRecorder
         'renewal' => A::SPAN_RENEWAL,
         'lost' => A::SPAN_LOST,
     ];
-    private const ERROR_OUTCOMES = ['error' => true, 'lost' => true, 'wrong_kind' => true];
+    private const ERROR_OUTCOMES = ['error' => true, 'lost' => true, 'wrong_kind' => true, 'deadlock' => true];
 
     public function __construct(
         private readonly Providers $providers,
@@ -111,6 +113,7 @@ final class SpanRecorder
             $span->setStatus(StatusCode::STATUS_ERROR, $e->error ?? match ($e->outcome) {
                 'lost' => 'the lease was lost (expired or taken over)',
                 'wrong_kind' => 'the name is held under another kind',
+                'deadlock' => 'the wait would close a cycle of waits across processes (deadlock)',
                 default => null,
             });
         }

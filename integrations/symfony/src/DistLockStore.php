@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace DistLock\Symfony;
 
 use DistLock\ConnectionException;
+use DistLock\DeadlockException;
 use DistLock\LockTimeoutException;
 use DistLock\LockLostException;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
@@ -52,6 +53,10 @@ use Psr\Log\LoggerInterface;
  *   held lock; the client's `fair` option does not apply to it). With `sharedLocks: false`
  *   (and on a Redlock client) the write side is the mutex and a read lock is
  *   a write lock.
+ * - A blocking save that would deadlock (a cycle of waits across processes,
+ *   found by the extension when the wait is registered) throws
+ *   LockConflictedException at once, the cycle in its message and the
+ *   extension's DeadlockException as previous; it is not waited again.
  * - Network, protocol and server errors throw LockStorageException (the
  *   extension's exception as previous), never LockConflictedException.
  *
@@ -271,6 +276,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      * initial ttl. The wait blocks on Redis and is woken by the write key's
      * release; no time limit (as waitAndSave()).
      *
+     * @throws LockConflictedException when waiting would deadlock (see waitAndSave())
      * @throws LockExpiredException  when the key's lifetime ran out meanwhile (the lease is released)
      * @throws LockStorageException  on network, protocol or server errors
      * @throws \ValueError for a resource the extension refuses, saying why
@@ -313,7 +319,13 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
      * Waits until the lock for $key is free and takes it, with a lease of the
      * initial ttl. The wait blocks on Redis and is woken by the release; it has
      * no time limit (like symfony's stores; PHP's max_execution_time still applies).
+     * A wait that would close a cycle of waits across processes (this process
+     * holds a lock that the holder of this one waits for, directly or not) is
+     * refused at once by the extension's deadlock detection and is not retried.
      *
+     * @throws LockConflictedException when waiting would deadlock: the message holds the
+     *   cycle ("Deadlock detected: ..."), getPrevious() is the \DistLock\DeadlockException;
+     *   release every lock this process holds, back off briefly and redo the unit of work
      * @throws LockExpiredException  when the key's lifetime ran out meanwhile (the lease is released)
      * @throws LockStorageException  on network, protocol or server errors
      * @throws \ValueError for a resource the extension refuses, saying why
@@ -358,9 +370,13 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
 
     /**
      * Runs a blocking acquire of WAIT_SLICE seconds until it succeeds (no
-     * time limit) and detaches the lease.
+     * time limit) and detaches the lease. A wait the extension refuses as a
+     * deadlock (\DistLock\DeadlockException) is not retried.
      *
      * @param callable(\DistLock): \DistLock\Lock $acquire
+     *
+     * @throws LockConflictedException when the wait would deadlock (the cycle in the
+     *   message, the DeadlockException as previous)
      */
     private function waitFor(Key $key, callable $acquire): \DistLock\Lock
     {
@@ -368,6 +384,14 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
             try {
                 $lease = $this->exclusive($acquire, $acquire, $key);
                 break;
+            } catch (DeadlockException $e) {
+                // Not a wait that ran out: the extension refused the wait because it
+                // would close a cycle of waits across processes (this key's holder
+                // waits, directly or not, for a lock this process holds). Waiting
+                // again would be refused again, or deadlock: the caller is to release
+                // what it holds and redo its unit of work. (A class the extension
+                // has had since deadlock detection; catching it is harmless before.)
+                throw $this->conflict((string) $key, 'The "%s" lock was not acquired: ' . str_replace('%', '%%', $e->getMessage()), 'waiting would deadlock', $e);
             } catch (LockTimeoutException) {
                 // No limit: wait again.
             } catch (\Exception $e) {
@@ -721,7 +745,7 @@ final class DistLockStore implements BlockingStoreInterface, BlockingSharedLockS
 
     /**
      * Runs one extension call, mapping its errors to symfony/lock's exceptions.
-     * LockTimeoutException passes through (waitAndSave() handles it).
+     * LockTimeoutException (and its DeadlockException) passes through (waitFor() handles it).
      */
     private function call(callable $op, Key $key, string $what): mixed
     {

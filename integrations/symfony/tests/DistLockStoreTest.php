@@ -6,6 +6,7 @@ namespace DistLock\Symfony\Tests;
 
 use DistLock\ConnectionException;
 use DistLock\Symfony\DistLockStore;
+use DistLock\Symfony\Tests\Support\MemoryLogger;
 use DistLock\Symfony\Tests\Support\Redis;
 use DistLock\Symfony\Tests\Support\Worker;
 use PHPUnit\Framework\TestCase;
@@ -482,6 +483,119 @@ final class DistLockStoreTest extends TestCase
             $this->assertFalse(Redis::client()->isLocked($resource));
         } finally {
             @unlink($file);
+        }
+    }
+
+    public function testAWaitThatWouldDeadlockIsAConflictAtOnceAndTheOtherWaiterIsGranted(): void
+    {
+        $this->deadlock('write');
+    }
+
+    public function testAReadWaitThatWouldDeadlockIsAConflictAtOnceAndTheOtherWaiterIsGranted(): void
+    {
+        $this->deadlock('read');
+    }
+
+    public function testWithoutSharedLocksAWaitThatWouldDeadlockIsAConflictAtOnce(): void
+    {
+        $this->deadlock('mutex');
+    }
+
+    /**
+     * Two processes write-lock one name each, then acquire(true) (no time limit;
+     * acquireRead(true) with $mode "read"; $mode "mutex": stores with sharedLocks
+     * false) the other's: a cycle. The extension refuses
+     * the wait that closes it when it is registered; the store must throw that one
+     * LockConflictedException at once (not wait again), and the other process must be
+     * granted once the refused one lets go.
+     */
+    private function deadlock(string $mode): void
+    {
+        $a = self::resource('deadlock-a');
+        $b = self::resource('deadlock-b');
+        $workers = [new Worker('deadlock', $a, $b, $mode), new Worker('deadlock', $b, $a, $mode)];
+        try {
+            foreach ($workers as $w) {
+                $this->assertSame('held', $w->line());
+            }
+            $lines = [];
+            foreach ($workers as $w) {
+                $lines[] = $w->line(20.0); // without deadlock detection neither would ever answer
+            }
+            foreach ($workers as $w) {
+                $this->assertSame(0, $w->wait());
+            }
+        } catch (\Throwable $e) {
+            foreach ($workers as $w) {
+                try {
+                    $w->kill(9);
+                    $w->wait(5.0);
+                } catch (\Throwable) {
+                    // ended and closed already
+                }
+            }
+            throw $e;
+        }
+        $refused = array_values(array_filter($lines, static fn (string $l) => str_starts_with($l, 'deadlock ')));
+        $granted = array_values(array_filter($lines, static fn (string $l) => str_starts_with($l, 'granted ')));
+        $this->assertCount(1, $refused, 'exactly one wait refused: ' . implode(' | ', $lines));
+        $this->assertCount(1, $granted, 'the other granted: ' . implode(' | ', $lines));
+
+        [, $seconds, $previous, $json] = explode(' ', $refused[0], 4);
+        $message = json_decode($json, true);
+        $this->assertSame('DistLock\DeadlockException', $previous, 'the extension\'s exception as previous');
+        $this->assertStringContainsString('Deadlock detected', $message);
+        $this->assertStringContainsString($a, $message);
+        $this->assertStringContainsString($b, $message);
+        // Refused when the wait is registered, not after a wait: well under any wait.
+        $this->assertLessThan(5.0, (float) $seconds, 'the refused wait took ' . $seconds . ' s');
+        $this->assertLessThan(10.0, (float) substr($granted[0], 8), 'granted once the refused process let go');
+        $this->assertFalse(Redis::client()->isLocked($a));
+        $this->assertFalse(Redis::client()->isLocked($b));
+    }
+
+    /**
+     * waitFor() retries a wait that ran out (no time limit), but not one the extension
+     * refused as a deadlock: one attempt, then LockConflictedException with the cycle
+     * in the message (a "%" in it kept as it is) and the DeadlockException as previous.
+     */
+    public function testADeadlockIsNotWaitedAgain(): void
+    {
+        $logger = new MemoryLogger();
+        $store = new DistLockStore(Redis::client(), 300.0, true, [], $logger);
+        $key = new Key(self::resource('deadlock-unit'));
+        $cycle = 'Deadlock detected: this process (pid 200) waits for "a%sb%d", held by pid 100 on host-a, which waits for "x", held by this process';
+        $calls = 0;
+        $waitFor = new \ReflectionMethod(DistLockStore::class, 'waitFor');
+        try {
+            $waitFor->invoke($store, $key, static function () use (&$calls, $cycle): never {
+                if (++$calls > 3) {
+                    throw new \LogicException('waited again after a deadlock');
+                }
+                throw new \DistLock\DeadlockException($cycle);
+            });
+            $this->fail('no exception');
+        } catch (LockConflictedException $e) {
+            $this->assertSame(1, $calls, 'one attempt');
+            $this->assertInstanceOf(\DistLock\DeadlockException::class, $e->getPrevious());
+            $this->assertSame(\sprintf('The "%s" lock was not acquired: ', $key) . $cycle, $e->getMessage());
+        }
+        $info = $logger->at('info');
+        $this->assertCount(1, $info);
+        $this->assertSame('waiting would deadlock', $info[0]['context']['reason']);
+
+        // A wait that ran out is waited again (no limit), as before.
+        $calls = 0;
+        try {
+            $waitFor->invoke($store, $key, static function () use (&$calls): never {
+                if (++$calls === 2) {
+                    throw new \LogicException('second attempt');
+                }
+                throw new \DistLock\LockTimeoutException('timed out');
+            });
+            $this->fail('no exception');
+        } catch (\LogicException $e) {
+            $this->assertSame(2, $calls);
         }
     }
 

@@ -12,6 +12,12 @@ declare(strict_types=1);
  *   holdfor RESOURCE SECONDS [read] acquire (a read lock with "read"), print "held", sleep,
  *                                   print "releasing NS", release
  *   rmw RESOURCE FILE N             N times: acquire(true), read FILE, +1, write FILE, release
+ *   deadlock FIRST SECOND MODE      write-lock FIRST, print "held", wait (at most 10 s) until
+ *                                   SECOND is locked (by the other process), then acquire(true)
+ *                                   SECOND (a read lock with MODE "read"; MODE "mutex": a store
+ *                                   with sharedLocks false); print "granted SECONDS"
+ *                                   (the wait), or "deadlock SECONDS PREVIOUS_CLASS JSON_MESSAGE"
+ *                                   for a LockConflictedException; release both
  *   mixhold STORE MODE RESOURCE SECONDS  with STORE "redisstore" (symfony's RedisStore) or
  *                                   "distlock" (DistLockStore, default configuration), take a
  *                                   MODE ("read" or "write") lock, print "held", sleep, print
@@ -71,6 +77,36 @@ switch ($op) {
         usleep((int) ((float) $argv[3] * 1e6));
         echo 'releasing ', hrtime(true), "\n";
         $lock->release();
+        break;
+
+    case 'deadlock':
+        [, , $first, $second, $mode] = $argv;
+        if ($mode === 'mutex') {
+            $factory = new LockFactory(new DistLock\Symfony\DistLockStore(Redis::client(), 300.0, false));
+        }
+        $mine = $factory->createLock($first, 30.0, false);
+        if (!$mine->acquire()) {
+            exit(2);
+        }
+        echo "held\n";
+        $client = Redis::client();
+        $deadline = microtime(true) + 10.0;
+        while (!$client->isLocked($second)) {
+            if (microtime(true) > $deadline) {
+                exit(3);
+            }
+            usleep(2000);
+        }
+        $theirs = $factory->createLock($second, 30.0, false);
+        $t = hrtime(true);
+        try {
+            $mode === 'read' ? $theirs->acquireRead(true) : $theirs->acquire(true);
+            echo 'granted ', (hrtime(true) - $t) / 1e9, "\n";
+            $theirs->release();
+        } catch (Symfony\Component\Lock\Exception\LockConflictedException $e) {
+            echo 'deadlock ', (hrtime(true) - $t) / 1e9, ' ', get_class($e->getPrevious() ?? $e), ' ', json_encode($e->getMessage()), "\n";
+        }
+        $mine->release();
         break;
 
     case 'mixhold':

@@ -22,7 +22,7 @@ trait CarriesLockData
     public readonly string $name;
     /** @var list<string> every name (one name: [$name]) */
     public readonly array $names;
-    /** acquire: acquired|conflict|timeout|wrong_kind|error; release: released|lost|error; refresh/renewal: refreshed|lost|error; lost: lost */
+    /** acquire: acquired|conflict|timeout|deadlock|wrong_kind|error; release: released|lost|error; refresh/renewal: refreshed|lost|error; lost: lost */
     public readonly string $outcome;
     /** Seconds spent waiting for other holders (0.0 when it did not wait). */
     public readonly float $wait;

@@ -65,7 +65,8 @@ class ConcurrencyLimiter
      * @param int           $sleep    unused (Laravel's poll interval, ms): this limiter is woken, not polling
      * @return mixed the callback's return value, or true without a callback
      *
-     * @throws LimiterTimeoutException when no permit was free within $timeout
+     * @throws LimiterTimeoutException when no permit was free within $timeout, or at once when
+     *   waiting would deadlock (the cycle in the message, a \DistLock\DeadlockException as previous)
      * @throws \DistLock\ConnectionException on network errors
      * @throws \Throwable what the callback throws (after the release)
      */
@@ -74,6 +75,9 @@ class ConcurrencyLimiter
         $token = bin2hex(random_bytes(16));
         try {
             $lease = $this->client->acquirePermits((string) $this->name, $this->maxLocks, 1, (float) $this->releaseAfter, max(0.0, (float) $timeout), token: $token);
+        } catch (\DistLock\DeadlockException $e) {
+            // The wait would close a cycle of waits across processes: refused at once.
+            throw new LimiterTimeoutException(sprintf('No slot of the "%s" limiter was taken: %s', $this->name, $e->getMessage()), 0, $e);
         } catch (LockTimeoutException $e) {
             throw new LimiterTimeoutException(sprintf('No slot of the "%s" limiter (%d at once) was free within %s seconds.', $this->name, $this->maxLocks, $timeout), 0, $e);
         }

@@ -159,7 +159,8 @@ final class DistLockDataCollector extends DataCollector implements LateDataColle
                 $e['outcome'] === 'acquired' => $totals['acquired']++,
                 // wrong_kind: held under another kind of lock, for the caller a conflict too.
                 $e['outcome'] === 'conflict', $e['outcome'] === 'wrong_kind' => $totals['conflicts']++,
-                $e['outcome'] === 'timeout' => $totals['timeouts']++,
+                // deadlock: a wait refused as closing a cycle (a DeadlockException, a LockTimeoutException).
+                $e['outcome'] === 'timeout', $e['outcome'] === 'deadlock' => $totals['timeouts']++,
                 $e['outcome'] === 'lost' => $totals['lost']++,
                 $e['outcome'] === 'error' => $totals['errors']++,
                 default => null,

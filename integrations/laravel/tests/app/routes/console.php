@@ -108,6 +108,49 @@ Artisan::command('dltest:block {name} {wait}', function ($name, $wait) {
     }
 });
 
+/* One side of a deadlock: takes $first (Cache::store('distlock')->lock(), or its writeLock() with
+   --kind=rw), waits (at most 10 s) until $second is held (by the other side), then block(10) on
+   $second (lock(), or readLock() with --kind=rw). Prints JSON: outcome "granted", "deadlock"
+   (Laravel's LockTimeoutException, a DeadlockException as previous) or "timeout" (another
+   LockTimeoutException), the seconds block() took, the exception's message and its
+   previous's class, and the outcomes of the LockAcquireFailed events it saw. Releases both. */
+Artisan::command('dltest:deadlock {first} {second} {--kind=mutex}', function ($first, $second) {
+    $rw = $this->option('kind') === 'rw';
+    $store = Cache::store('distlock');
+    $failed = [];
+    Illuminate\Support\Facades\Event::listen(DistLock\Laravel\Events\LockAcquireFailed::class, function ($e) use (&$failed) {
+        $failed[] = $e->outcome;
+    });
+    $mine = $rw ? $store->writeLock($first, 30) : $store->lock($first, 30);
+    if (!$mine->get()) {
+        $this->line(json_encode(['outcome' => 'first not acquired']));
+        return 1;
+    }
+    $deadline = microtime(true) + 10;
+    while (!($rw ? $store->writeLock($second)->isLocked() : $store->lock($second)->isLocked())) {
+        if (microtime(true) > $deadline) {
+            $mine->release();
+            $this->line(json_encode(['outcome' => 'second never held']));
+            return 1;
+        }
+        usleep(2000);
+    }
+    $theirs = $rw ? $store->readLock($second, 30) : $store->lock($second, 30);
+    $out = [];
+    $t = hrtime(true);
+    try {
+        $theirs->block(10);
+        $out = ['outcome' => 'granted', 'seconds' => (hrtime(true) - $t) / 1e9];
+        $theirs->release();
+    } catch (Illuminate\Contracts\Cache\LockTimeoutException $e) {
+        $out = ['outcome' => $e->getPrevious() instanceof DistLock\DeadlockException ? 'deadlock' : 'timeout',
+            'seconds' => (hrtime(true) - $t) / 1e9, 'message' => $e->getMessage(),
+            'previous' => $e->getPrevious() ? get_class($e->getPrevious()) : null];
+    }
+    $mine->release();
+    $this->line(json_encode($out + ['failed_events' => $failed]));
+});
+
 /* The lock events in a fresh process: with --listen a listener of LockAcquired added in
    the command (after boot), then app(\DistLock::class) built; with --early a listener of
    every LockEvent added in the command and a lock taken through the DistLock that
