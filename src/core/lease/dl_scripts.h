@@ -915,7 +915,9 @@
  * over, refused; or every holder is this very thread, through another
  * instance: a wait on itself, which only that lease's expiry ends, as it
  * always did): R deleted, nothing published. {1}: no cycle through us: R
- * and our holder keys published for the window. {2, off, K, label1, off1,
+ * and our holder keys published for the window; also when the name is free
+ * now (released since our registration: another waiter may take it and then
+ * wait for one of ours, and its check must find us; tests/model/deadlock.pml). {2, off, K, label1, off1,
  * K1, ..., offn, Kn}: our wait closes a cycle (K is held by label1, which
  * waits for K1, ..., Kn is held by us): nothing published, R deleted. One
  * script, so of the waits that close one cycle exactly one sees it: the last
@@ -947,12 +949,13 @@
         "return out " \
     "end " \
     "if not live(KEYS[3], kind, tok) then call('DEL', KEYS[2]) return {0} end " \
-    "local mine, seen, nodes, stack, others = {}, {}, {}, {}, 0 " \
+    "local mine, seen, nodes, stack = {}, {}, {}, {} " \
     "for i = 7, #ARGV do mine[ARGV[i]] = true end " \
-    "for _, h in ipairs(holders(KEYS[1], ARGV[2], kind)) do " \
-        "if not mine[ARGV[2] .. ':holder:' .. h] then others = others + 1 stack[#stack + 1] = {ARGV[2], h, 0} end " \
+    "local first = holders(KEYS[1], ARGV[2], kind) " \
+    "for _, h in ipairs(first) do " \
+        "if not mine[ARGV[2] .. ':holder:' .. h] then stack[#stack + 1] = {ARGV[2], h, 0} end " \
     "end " \
-    "if others == 0 then call('DEL', KEYS[2]) return {0} end " \
+    "if #first > 0 and #stack == 0 then call('DEL', KEYS[2]) return {0} end " \
     "while #stack > 0 and reads < 128 do " \
         "local e = table.remove(stack) " \
         "local hk = e[1] .. ':holder:' .. e[2] " \
@@ -1014,6 +1017,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
-#define DL_SCRIPT_DEADLOCK_SHA "59137cfdd129af60623e746a295c4f790ccb9586"
+#define DL_SCRIPT_DEADLOCK_SHA "997f332cb5b6ae19ff783f6ef2a7fba7acffa360"
 
 #endif
