@@ -72,7 +72,7 @@ ZEND_BEGIN_MODULE_GLOBALS(distlock)
     zend_long wait_owner_pid;
     char wait_label[128];   /* how other threads' messages name this one ("pid 4242 on web-3") */
     /* Leases this thread acquired and detached (framework stores detach every lease): still
-     * its holds for deadlock detection until released by token, expired, or the request ends. */
+     * its holds for deadlock detection until released by token or the request ends. */
     struct php_distlock_detached_hold *detached_holds;
     uint32_t n_detached_holds;
     char wait_self[128];    /* how its own message names it ("this process (pid 4242)") */

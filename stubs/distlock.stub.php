@@ -44,7 +44,7 @@ namespace {
          *   'throw': LockLostException at the next VM interrupt), fencing (bool),
          *   fair (bool: FIFO hand-over), deadlock_detection (bool, default true: a waiter that
          *   holds leases on the server carries the deadlock check, and a wait that closes a cycle
-         *   of waits throws DeadlockException at once; docs/deadlocks.md), persistent (bool |
+         *   of waits throws DeadlockException, not waited out; docs/deadlocks.md), persistent (bool |
          *   pool id string),
          *   defer_release (bool, default true, INI distlock.defer_release: the implicit
          *   releases, by destruction and at the end of synchronized(), are written without
@@ -87,10 +87,11 @@ namespace {
          * @throws \DistLock\LockTimeoutException when the wait ran out; when the server went silent
          *   during it, the message names the server and for how long, and getPrevious() is the
          *   ConnectionException (see LockTimeoutException)
-         * @throws \DistLock\DeadlockException (a LockTimeoutException) at once, not waited, when this
+         * @throws \DistLock\DeadlockException (a LockTimeoutException), not waited out, when this
          *   wait closes a cycle of waits across processes: this process holds a name that the holder
-         *   of $name waits for, directly or through others (docs/deadlocks.md; mutexes and
-         *   readers-writer names on one server or Sentinel; option deadlock_detection)
+         *   of $name waits for, directly or through others; at the registration that closes it (fair
+         *   and fenced waits from their first re-registration, within about 2 s) (docs/deadlocks.md;
+         *   mutexes and readers-writer names on one server or Sentinel; option deadlock_detection)
          * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
          *   (an acquire whose reply was lost is first undone with the same token)
          * @throws \DistLock\QuorumException (a ConnectionException) with Redlock, when more masters
@@ -711,10 +712,11 @@ namespace DistLock {
     class LockTimeoutException extends Exception {}
 
     /**
-     * lock() was not waited: its registration as a waiter closed a cycle of waits across
-     * processes (or threads, or two instances in one thread), so no wait could have ended it
-     * before a lease ran out (docs/deadlocks.md). Thrown at once, from the registration's own
-     * reply, to exactly one waiter of the cycle: the one whose registration closed it. The
+     * lock() was not waited out: its registration as a waiter closed a cycle of waits across
+     * processes (or ZTS threads), so no wait could have ended it before a lease ran out
+     * (docs/deadlocks.md). Thrown from the registration's own reply, without blocking, to
+     * exactly one waiter of the cycle: the one whose registration closed it (fair, fenced and
+     * readers-writer waits are checked from their first re-registration, within about 2 s). The
      * message names the cycle: 'Deadlock detected: this process (pid 200) waits for
      * "account:9", held by pid 100 on web-3, which waits for "account:7", held by this
      * process (pid 200)'. A LockTimeoutException, so existing catch blocks keep working;

@@ -8,7 +8,7 @@
  * pid changes). The leases it holds are its own grants on the same server and
  * database: those its live instances hold, and those it detached in this
  * request (the framework stores detach every lease and release it by token),
- * until released by token, expired, or the request's end; restored ones are
+ * until released by token or the request's end; restored ones are
  * another thread's grant and are left out (a cycle through them is not seen,
  * never invented). A lease published after it ended misleads nobody: a walk
  * reaches a holder key only through the token the name holds now. A thread
@@ -122,7 +122,7 @@ void php_distlock_deadlock_rshutdown(void)
     }
 }
 
-/* The holds: c's server's own, unexpired leases (not permits), over every live instance on the same server and
+/* The holds: c's server's own leases (not permits), over every live instance on the same server and
  * database, and the leases this thread detached there. */
 static size_t collect_holds(const php_distlock_client *c, const dl_lease_t **out, size_t max)
 {
@@ -136,19 +136,16 @@ static size_t collect_holds(const php_distlock_client *c, const dl_lease_t **out
         if (o->closed || !o->display || !zend_string_equals(o->display, c->display)) continue;
         ZEND_HASH_FOREACH_PTR((HashTable *)&o->held, h) {
             if (n == max) break;
-            if (h->done || h->restored || h->lease->pid != pid || h->lease->kind == DL_LEASE_PERMITS ||
-                dl_lease_validity_us(h->lease) <= 0) {
-                continue;
-            }
+            /* Not by validity: the watchdog renews its own copy of a lease, so a
+             * held one may have outlived its first TTL; a hold published after
+             * it ended misleads nobody (see the top of this file). */
+            if (h->done || h->restored || h->lease->pid != pid || h->lease->kind == DL_LEASE_PERMITS) continue;
             out[n++] = h->lease;
         } ZEND_HASH_FOREACH_END();
     }
     for (i = DISTLOCK_G(n_detached_holds); i > 0 && n < max; i--) {   /* the newest first */
         const php_distlock_detached_hold *d = &DISTLOCK_G(detached_holds)[i - 1];
-        if (d->lease->pid == pid && zend_string_equals(d->display, c->display) &&
-            dl_lease_validity_us(d->lease) > 0) {
-            out[n++] = d->lease;
-        }
+        if (d->lease->pid == pid && zend_string_equals(d->display, c->display)) out[n++] = d->lease;
     }
     return n;
 }

@@ -173,7 +173,7 @@ typedef struct php_distlock_deadlock_buf {
  * (option deadlock_detection), or this thread holds no lease on c's server. */
 const dl_deadlock_opts_t *php_distlock_deadlock_opts(const php_distlock_client *c, php_distlock_deadlock_buf *buf);
 /* h (held by c) was detached: it stays this thread's hold for the check until
- * released by token, expired, or the request's end. */
+ * released by token or the request's end. */
 void php_distlock_deadlock_note_detached(const php_distlock_client *c, const php_distlock_held *h);
 /* A release by token of key (prefix + name) on c's server: no longer a hold. */
 void php_distlock_deadlock_forget_detached(const php_distlock_client *c, const char *key, size_t key_len,

@@ -44,7 +44,7 @@
  * --control (detection off): the cycles rule must find at least one cycle
  * waited out (so it can fail), and no DeadlockException may be thrown; the
  * exclusion, counters and workers rules hold as above.
- * --tolerate-bound-spent (run.sh gives it to the control run only): a lock()
+ * --tolerate-bound-spent (run.sh gives it to both runs): a lock()
  * that ended after its whole 5 s wait in a ConnectionException because its
  * last attempt's reply came after the call's bound ("Redis at ... did not
  * answer within this call's 5.000 s bound (...) while reading the reply; the

@@ -15,9 +15,9 @@
 # deadlocks reported. Before it, the checker's self-test (a fabricated breach
 # of each rule must fail it); after it, a control run with
 # 'deadlock_detection' => false whose waited-out cycles the checker must
-# catch (a ConnectionException for a last attempt answered after the call's
-# bound, at the very end of a whole 5 s wait, is listed there, not failed:
-# check.php, --tolerate-bound-spent). About 30 s on 2
+# catch (in both runs a ConnectionException for a last attempt answered after
+# the call's bound, at the very end of a whole 5 s wait, is listed, not
+# failed: a loaded machine's answer, check.php, --tolerate-bound-spent). About 30 s on 2
 # cores. DISTLOCK_DEADLOCK_SECONDS (20, whole seconds) and
 # DISTLOCK_DEADLOCK_SEED (the workers' random pairs) change the main run.
 set -uo pipefail
@@ -79,7 +79,7 @@ stress_run() {
 section "deadlock: $WORKERS workers, random pairs of 4 names, ${SECONDS_RUN} s, seed $SEED ($URI)"
 RUN="$DISTLOCK_LOG_DIR/run"
 stress_run "main run" "$RUN" "$SECONDS_RUN" 1
-"$PHP" -n -d memory_limit=-1 tests/deadlock/check.php "$RUN" --min-deadlocks=20 --cycle-limit=2.5 >"$DISTLOCK_LOG_DIR/check.txt" 2>&1
+"$PHP" -n -d memory_limit=-1 tests/deadlock/check.php "$RUN" --min-deadlocks=20 --cycle-limit=2.5 --tolerate-bound-spent >"$DISTLOCK_LOG_DIR/check.txt" 2>&1
 check_lines deadlock "$DISTLOCK_LOG_DIR/check.txt"
 SUMMARY=$(sed -n 's/^SUMMARY //p' "$DISTLOCK_LOG_DIR/check.txt")
 

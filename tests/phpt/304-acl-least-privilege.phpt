@@ -14,7 +14,7 @@ $acl = ['on', '>pw304', 'resetkeys', '~phpt_304:*', 'resetchannels', '-@all',
     '+set', '+evalsha', '+eval', '+blpop', '+exists', '+del',
     '+get', '+pttl', '+pexpire', '+incr', '+time', '+rpush', '+lpop', '+ltrim',
     '+zadd', '+zrem', '+zrange', '+zremrangebyscore', '+zcard', '+hset', '+hget', '+hdel',
-    '+type', '+zcount', '+zscore'];
+    '+type', '+zcount', '+zscore', '+hmget'];
 var_dump(raw_redis('ACL', 'SETUSER', 'phpt_304_locker', ...$acl));
 $uri = str_replace('redis://', 'redis://phpt_304_locker:pw304@', test_uri());
 $slow = (is_valgrind() ? 10 : 1) * lc_load();   // and more on a busy machine

@@ -20,10 +20,12 @@ function blocked_clients(RawConn $raw): int
     return (int)$m[1];
 }
 
-/* The message with this process's and the child's pid, and the host, made stable. */
+/* The message with this process's and the child's pid, and the host, made stable (a ZTS
+ * build names a PHP thread: "this thread (pid N thread T)", "pid N thread T on HOST"). */
 function shown(string $msg, int $child): string
 {
     $host = gethostname();
+    $msg = preg_replace(['/this thread \(pid (\d+) thread \d+\)/', '/pid (\d+) thread \d+/'], ['this process (pid $1)', 'pid $1'], $msg);
     return strtr($msg, [(string)getmypid() => 'SELF', (string)$child => 'CHILD', " on $host" => ' on HOST']);
 }
 

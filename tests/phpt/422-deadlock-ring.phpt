@@ -76,9 +76,18 @@ try {
     echo "granted (wrong)\n";
 } catch (DistLock\DeadlockException $e) {
     $host = gethostname();
-    echo strtr($e->getMessage(), [(string)getmypid() => 'SELF', (string)$A => 'A', (string)$B => 'B', " on $host" => '']), "\n";
+    // (a ZTS build names a PHP thread: "this thread (pid N thread T)", "pid N thread T")
+    $msg = preg_replace(['/this thread \(pid (\d+) thread \d+\)/', '/pid (\d+) thread \d+/'], ['this process (pid $1)', 'pid $1'], $e->getMessage());
+    echo strtr($msg, [(string)getmypid() => 'SELF', (string)$A => 'A', (string)$B => 'B', " on $host" => '']), "\n";
 }
 echo "requests: ", implode(' ', proxy_commands($proxy)), "\n";
+// A and B published their holds (blocked, not victims); no key's name shows a token (holder
+// keys are named by the token's SHA1: key names are seen by whoever may list keys)
+$tokens = [$raw->cmd('GET', "{$p}a"), $raw->cmd('GET', "{$p}b")];
+$keys = $raw->cmd('KEYS', "{$p}*");
+echo "holder keys of a and b: ", count(array_filter($keys, fn($k) => str_contains($k, ':holder:') &&
+    (str_starts_with($k, "{$p}a{") || str_starts_with($k, "{$p}b{")))), "; a token in a key's name: ",
+    var_export((bool)array_filter($keys, fn($k) => str_contains($k, $tokens[0]) || str_contains($k, $tokens[1])), true), "\n";
 echo "deadlocks here: ", $d->stats()['deadlocks'] - $before, "\n";
 $c->release();
 echo "B: ", wait_child($B), " ", file_get_contents("$dir/B.out"), "\n";
@@ -140,6 +149,7 @@ stop_test_redis_all('422');
 A and B blocked: true
 Deadlock detected: this process (pid SELF) waits for "a", held by pid A, which waits for "b", held by pid B, which waits for "c", held by this process (pid SELF)
 requests: HELLO EVALSHA SET SET EVALSHA EVALSHA EVALSHA
+holder keys of a and b: 2; a token in a key's name: false
 deadlocks here: 1
 B: exit=0 granted
 A: exit=0 granted

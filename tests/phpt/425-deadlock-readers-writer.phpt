@@ -44,7 +44,8 @@ function member(string $uri, string $p, string $dir, string $tag, callable $firs
                 $r = get_class($e);
                 if ($e instanceof DistLock\DeadlockException) {
                     $m = $e->getMessage();
-                    $r .= str_contains($m, 'Deadlock detected: this process') && str_contains($m, 'held by this process') ?
+                    // (a ZTS build says "this thread")
+                    $r .= preg_match('/^Deadlock detected: this (process|thread) .*held by this (process|thread)/', $m) ?
                         ' naming ' . names($m) : ": $m";
                 }
             }

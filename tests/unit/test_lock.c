@@ -1992,10 +1992,6 @@ static void test_acquire_blpop_transport_failure(void **state)
     dl_lease_free(l);
 }
 
-/* A BLPOP reply the call cannot take (a non-conforming server or proxy) with the
- * attempt's reply behind it: the call failed, so that reply is never judged
- * (nor leaked): undo, cancel, one fresh attempt; a second such call ends the
- * wait with its error. Never "acquired" on a grant the undo just deleted. */
 /* A wake-up that comes with the deadline past, and nothing carried behind the BLPOP (a block
  * that ran to the deadline carries nothing): no attempt is made (the call's bound is spent);
  * the cancel passes the wake-up on and the wait ends as timed out, not as a ConnectionException
@@ -2004,14 +2000,14 @@ static void test_acquire_woken_past_the_deadline_leaves(void **state)
 {
     fake_t *f = *state;
     dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    dl_acquire_opts_t o = opts_wait(30000, 1000, 0);
+    dl_acquire_opts_t o = opts_wait(300000, 1000, 0);
     dl_acquire_result_t res;
     dl_error_t err;
 
     push_ok(f, RP_NIL);                                    /* the plain SET: taken */
     push_ok(f, RP_ARR2(0, 10000));                         /* the script: registered */
     push_ok(f, RP_POP(l->wake_key, "1"));                  /* the BLPOP to the deadline: woken after it */
-    f->steps[f->nsteps - 1].delay_us = 60000;
+    f->steps[f->nsteps - 1].delay_us = 400000;
     push_ok(f, RP_INT(1));                                 /* the cancel: passed the wake-up on */
     assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
     assert_int_equal(res.acquired, 0);
@@ -2021,6 +2017,10 @@ static void test_acquire_woken_past_the_deadline_leaves(void **state)
     dl_lease_free(l);
 }
 
+/* A BLPOP reply the call cannot take (a non-conforming server or proxy) with the
+ * attempt's reply behind it: the call failed, so that reply is never judged
+ * (nor leaked): undo, cancel, one fresh attempt; a second such call ends the
+ * wait with its error. Never "acquired" on a grant the undo just deleted. */
 static void test_acquire_unexpected_blpop_reply_carried_not_judged(void **state)
 {
     fake_t *f = *state;
@@ -4007,18 +4007,45 @@ static dl_deadlock_opts_t deadlock_opts(const dl_lease_t *const *holds, size_t n
 
 static void expect_deadlock_check(const rec_cmd_t *c, int eval, const dl_lease_t *l, const dl_lease_t *held)
 {
-    char holder[128];
-    int n = snprintf(holder, sizeof(holder), "%.*s:holder:%s", (int)(held->wake_key_len - 5), held->wake_key,
-                     held->token);
     char rec[128];
     int m = snprintf(rec, sizeof(rec), "%.*s:waitfor:0123456789abcdef0123456789abcdef", (int)(l->wake_key_len - 5),
                      l->wake_key);
     char off[8];
+    const char *kind = l->kind == DL_LEASE_WRITE ? "x" : l->kind == DL_LEASE_SHARED ? "s" : l->fair ? "f" : "m";
+    const char *q = l->kind == DL_LEASE_SHARED ? l->rwaiters_key : l->fair ? l->alive_key : l->waiters_key;
+    size_t q_len = l->kind == DL_LEASE_SHARED ? l->rwaiters_key_len : l->fair ? l->alive_key_len : l->waiters_key_len;
     snprintf(off, sizeof(off), "%zu", l->name_off);
-    expect_cmd(c, 13, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
-               K(l, key), rec, (size_t)m, l->fair ? l->alive_key : l->waiters_key,
-               l->fair ? l->alive_key_len : l->waiters_key_len, K(l, token), l->wake_key, l->wake_key_len - 5,
-               S("3000"), S(off), S("pid 7 on h"), S(l->fair ? "f" : "m"), holder, (size_t)n);
+    /* the hold as its stem and its token: the script names its holder key by the token's digest */
+    expect_cmd(c, 14, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
+               K(l, key), rec, (size_t)m, q, q_len, K(l, token), l->wake_key, l->wake_key_len - 5, S("3000"), S(off),
+               S("pid 7 on h"), S(kind), held->wake_key, held->wake_key_len - 5, K(held, token));
+}
+
+/* A waiter on l that holds one other lease (held), with the check's options set. Not copied
+ * once made: d.holds points into it. */
+typedef struct deadlock_fixture {
+    dl_lease_t *held, *l;
+    const dl_lease_t *holds[1];
+    dl_deadlock_opts_t d;
+    dl_acquire_opts_t o;
+    dl_acquire_result_t res;
+    dl_error_t err;
+} deadlock_fixture_t;
+
+static void deadlock_fixture(deadlock_fixture_t *x, dl_lease_t *l)
+{
+    x->held = mk_lease("lock:", "a", "ta", 5000);
+    x->l = l;
+    x->holds[0] = x->held;
+    x->d = deadlock_opts(x->holds, 1);
+    x->o = opts_wait(10000000, 1000, 0);
+    x->o.deadlock = &x->d;
+}
+
+static void deadlock_fixture_free(deadlock_fixture_t *x)
+{
+    dl_lease_free(x->l);
+    dl_lease_free(x->held);
 }
 
 /* A waiter that holds a lease writes the check right behind its registration, in the same round trip;
@@ -4026,56 +4053,42 @@ static void expect_deadlock_check(const rec_cmd_t *c, int eval, const dl_lease_t
 static void test_deadlock_check_rides_behind_registration(void **state)
 {
     fake_t *f = *state;
-    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    const dl_lease_t *holds[1] = {held};
-    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
-    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
 
-    o.deadlock = &d;
     push_ok(f, RP_NIL);                                    /* the plain SET: taken */
     push_ok(f, RP_ARR2(0, 10000), RP_ARR1(1));             /* registered; the check published */
-    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
+    push_ok(f, RP_POP(x.l->wake_key, "1"), RP_OK, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_OK);
+    assert_int_equal(x.res.acquired, 1);
     assert_int_equal(f->ncalls, 3);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[1].n, 2);
-    expect_acquire(&f->calls[1].cmd[0], 0, l, "1500", "0", "3000");
-    expect_deadlock_check(&f->calls[1].cmd[1], 0, l, held);
+    expect_acquire(&f->calls[1].cmd[0], 0, x.l, "1500", "0", "3000");
+    expect_deadlock_check(&f->calls[1].cmd[1], 0, x.l, x.held);
     assert_int_equal(f->calls[2].n, 3);                   /* BLPOP, SET, ZREM: no check */
-    expect_carried_set(&f->calls[2], l, "1500");
-    dl_lease_free(l);
-    dl_lease_free(held);
+    expect_carried_set(&f->calls[2], x.l, "1500");
+    deadlock_fixture_free(&x);
 }
 
 /* The registration that closes a cycle: the wait is cancelled at once, no BLPOP, the cycle named. */
 static void test_deadlock_victim_cancels_without_blocking(void **state)
 {
     fake_t *f = *state;
-    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    const dl_lease_t *holds[1] = {held};
-    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
-    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
 
-    o.deadlock = &d;
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));
     push_ok(f, RP_INT(0));                                 /* the cancel */
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DEADLOCK);
-    assert_int_equal(res.acquired, 0);
-    assert_string_equal(err.msg, "Deadlock detected: me waits for \"w\", held by me");
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_int_equal(x.res.acquired, 0);
+    assert_string_equal(x.err.msg, "Deadlock detected: me waits for \"w\", held by me");
     assert_int_equal(f->ncalls, 3);
     assert_int_equal(f->calls[2].n, 1);
     assert_true(IS_CANCEL(&f->calls[2].cmd[0]));
     assert_int_equal(count_where(f, p_blpop), 0);
-    dl_lease_free(l);
-    dl_lease_free(held);
+    deadlock_fixture_free(&x);
 }
 
 /* The check's own NOSCRIPT (its script alone not cached) sends it again by EVAL, alone: the
@@ -4083,30 +4096,44 @@ static void test_deadlock_victim_cancels_without_blocking(void **state)
 static void test_deadlock_check_noscript_and_error(void **state)
 {
     fake_t *f = *state;
-    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    const dl_lease_t *holds[1] = {held};
-    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
-    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
 
-    o.deadlock = &d;
     push_ok(f, RP_NIL);
     push_ok(f, RP_ARR2(0, 10000), RP_ERR(NOSCRIPT_MSG));
     push_ok(f, RP_ARR1(1));
-    push_ok(f, RP_POP(l->wake_key, "1"), RP_NIL, RP_INT(1));       /* woken; the SET behind it: taken */
+    push_ok(f, RP_POP(x.l->wake_key, "1"), RP_NIL, RP_INT(1));       /* woken; the SET behind it: taken */
     push_ok(f, RP_ARR2(0, 10000), RP_ERR("NOPERM this user has no permissions to access one of the keys"));
-    push_ok(f, RP_POP(l->wake_key, "1"), RP_OK, RP_INT(1));
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
+    push_ok(f, RP_POP(x.l->wake_key, "1"), RP_OK, RP_INT(1));
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_OK);
+    assert_int_equal(x.res.acquired, 1);
     assert_int_equal(f->ncalls, 6);
     assert_int_equal(f->calls[2].n, 1);
-    expect_deadlock_check(&f->calls[2].cmd[0], 1, l, held);
+    expect_deadlock_check(&f->calls[2].cmd[0], 1, x.l, x.held);
     assert_int_equal(f->calls[4].n, 2);                   /* the re-registration carries the check again */
-    expect_deadlock_check(&f->calls[4].cmd[1], 0, l, held);
-    dl_lease_free(l);
-    dl_lease_free(held);
+    expect_deadlock_check(&f->calls[4].cmd[1], 0, x.l, x.held);
+    deadlock_fixture_free(&x);
+}
+
+/* An empty script cache: the registration and the check both answered NOSCRIPT, both are sent
+ * again by EVAL in one round trip (the check that may have run judged a wait about to be made). */
+static void test_deadlock_both_noscript_resent_by_eval(void **state)
+{
+    fake_t *f = *state;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
+
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ERR(NOSCRIPT_MSG), RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));
+    push_ok(f, RP_INT(0));                                 /* the cancel */
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_int_equal(f->ncalls, 4);
+    assert_int_equal(f->calls[2].n, 2);
+    expect_acquire(&f->calls[2].cmd[0], 1, x.l, "1500", "0", "3000");
+    expect_deadlock_check(&f->calls[2].cmd[1], 1, x.l, x.held);
+    assert_true(IS_CANCEL(&f->calls[3].cmd[0]));
+    deadlock_fixture_free(&x);
 }
 
 /* Under fencing the re-registration carried behind the BLPOP carries the check; a cycle it
@@ -4114,29 +4141,22 @@ static void test_deadlock_check_noscript_and_error(void **state)
 static void test_deadlock_fencing_carried_check(void **state)
 {
     fake_t *f = *state;
-    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
-    dl_lease_t *l = mk_lease("lock:", "w", "tok", 1500);
-    const dl_lease_t *holds[1] = {held};
-    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
-    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
 
-    l->fencing = 1;
-    o.deadlock = &d;
+    x.l->fencing = 1;
     push_ok(f, RP_ARR2(0, 10000));                         /* the first attempt: registered, no check */
     push_ok(f, RP_NIL, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));   /* block cap; re-registered: a cycle */
     push_ok(f, RP_INT(0));                                 /* the cancel */
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_ERR_DEADLOCK);
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
     assert_int_equal(f->ncalls, 3);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[1].n, 3);
     assert_true(is_cmd(&f->calls[1].cmd[0], "BLPOP"));
-    expect_deadlock_check(&f->calls[1].cmd[2], 0, l, held);
+    expect_deadlock_check(&f->calls[1].cmd[2], 0, x.l, x.held);
     assert_true(IS_CANCEL(&f->calls[2].cmd[0]));
     assert_int_equal(count_where(f, p_blpop), 1);
-    dl_lease_free(l);
-    dl_lease_free(held);
+    deadlock_fixture_free(&x);
 }
 
 /* Fair mode: the re-registration after a block that popped nothing carries the check, naming
@@ -4144,29 +4164,48 @@ static void test_deadlock_fencing_carried_check(void **state)
 static void test_deadlock_fair_reregistration_checked(void **state)
 {
     fake_t *f = *state;
-    dl_lease_t *held = mk_lease("lock:", "a", "ta", 5000);
-    dl_lease_t *l = mk_fair("w", "tok", 1500);
-    const dl_lease_t *holds[1] = {held};
-    dl_deadlock_opts_t d = deadlock_opts(holds, 1);
-    dl_acquire_opts_t o = opts_wait(10000000, 1000, 0);
-    dl_acquire_result_t res;
-    dl_error_t err;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_fair("w", "tok", 1500));
 
-    o.deadlock = &d;
     push_ok(f, RP_ARR2(0, 10000));                         /* the first attempt: queued, no check */
     push_ok(f, RP_NIL);                                    /* the block: nothing popped */
     push_ok(f, RP_ARR2(0, 10000), RP_ARR1(1));             /* queued again; the check published */
-    push_ok(f, RP_POP(l->my_wake_key, "0"));               /* handed over */
-    assert_int_equal(dl_lock_acquire(&f->t, l, &o, &res, &err), DL_OK);
-    assert_int_equal(res.acquired, 1);
+    push_ok(f, RP_POP(x.l->my_wake_key, "0"));               /* handed over */
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_OK);
+    assert_int_equal(x.res.acquired, 1);
     assert_int_equal(f->calls[0].n, 1);
     assert_int_equal(f->calls[2].n, 2);
-    expect_deadlock_check(&f->calls[2].cmd[1], 0, l, held);
-    dl_lease_free(l);
-    dl_lease_free(held);
+    expect_deadlock_check(&f->calls[2].cmd[1], 0, x.l, x.held);
+    deadlock_fixture_free(&x);
 }
 
-/* Nothing more is sent by a thread that holds nothing, by a try, or in fair mode (out of scope). */
+/* Readers-writer waits: the check names the waiters' set of the waiter's kind (the exclusive
+ * waiters' Q, the shared waiters' RQ) and the kind ('x', 's'); it rides behind the BLPOP with the
+ * carried script, the first attempt (the script) carrying none. */
+static void test_deadlock_readers_writer_kinds(void **state)
+{
+    fake_t *f = *state;
+    dl_lease_kind_t kinds[2] = {DL_LEASE_WRITE, DL_LEASE_SHARED};
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        deadlock_fixture_t x;
+        size_t first = f->ncalls;
+        deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
+        x.l->kind = kinds[i];
+        push_ok(f, RP_ARR2(0, 10000));                     /* the first attempt: registered, no check */
+        push_ok(f, RP_NIL, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:w"));
+        push_ok(f, RP_INT(0));                             /* the cancel */
+        assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+        assert_int_equal(f->ncalls - first, 3);
+        assert_int_equal(f->calls[first].n, 1);
+        assert_int_equal(f->calls[first + 1].n, 3);
+        expect_deadlock_check(&f->calls[first + 1].cmd[2], 0, x.l, x.held);
+        deadlock_fixture_free(&x);
+    }
+}
+
+/* Nothing more is sent by a thread that holds nothing, by a try, or by a first attempt that is
+ * the script (fencing, fair mode): an uncontended lock() sends it. */
 static void test_deadlock_check_only_where_it_applies(void **state)
 {
     fake_t *f = *state;
@@ -4342,6 +4381,8 @@ int main(void)
         T(test_deadlock_check_only_where_it_applies),
         T(test_deadlock_fencing_carried_check),
         T(test_deadlock_fair_reregistration_checked),
+        T(test_deadlock_readers_writer_kinds),
+        T(test_deadlock_both_noscript_resent_by_eval),
         T(test_lease_new_given_token),
         T(test_lease_validity),
         T(test_lease_companion_keys),

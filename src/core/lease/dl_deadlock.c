@@ -14,7 +14,6 @@ const char *const DL_DEADLOCK_TEXT = DL_SCRIPT_DEADLOCK;
 const char *const DL_DEADLOCK_SHA = DL_SCRIPT_DEADLOCK_SHA;
 
 #define WAITFOR ":waitfor:"
-#define HOLDER ":holder:"
 
 /* The stem <K>{<K>} of a lease's companion keys: its wake list's key less ":wake" (dl_key). */
 static size_t stem_len(const dl_lease_t *lease)
@@ -46,13 +45,10 @@ static void add(dl_deadlock_call_t *dc, const char *s, size_t len)
 dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease, const dl_deadlock_opts_t *d,
                                 int eval, dl_cmd_t *cmd, dl_error_t *err)
 {
-    size_t n = d->n_holds < DL_DEADLOCK_HOLDS_MAX ? d->n_holds : DL_DEADLOCK_HOLDS_MAX;
-    size_t size = stem_len(lease) + sizeof(WAITFOR) - 1 + d->owner_len, i;
-    char *p;
+    size_t n = d->n_holds < DL_DEADLOCK_HOLDS_MAX ? d->n_holds : DL_DEADLOCK_HOLDS_MAX, i;
 
-    for (i = 0; i < n; i++) size += stem_len(d->holds[i]) + sizeof(HOLDER) - 1 + d->holds[i]->token_len;
     dc->argc = 0;
-    dc->buf = malloc(size ? size : 1);
+    dc->buf = malloc(stem_len(lease) + sizeof(WAITFOR) - 1 + d->owner_len);
     if (!dc->buf) return dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     if (eval) {
         add(dc, "EVAL", 4);
@@ -63,12 +59,11 @@ dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease,
     }
     add(dc, "3", 1);
     add(dc, lease->key, lease->key_len);
-    p = dc->buf;   /* R = <stem>:waitfor:<owner> */
-    memcpy(p, lease->wake_key, stem_len(lease));
-    memcpy(p + stem_len(lease), WAITFOR, sizeof(WAITFOR) - 1);
-    memcpy(p + stem_len(lease) + sizeof(WAITFOR) - 1, d->owner, d->owner_len);
-    add(dc, p, stem_len(lease) + sizeof(WAITFOR) - 1 + d->owner_len);
-    p += dc->argvlen[dc->argc - 1];
+    /* R = <stem>:waitfor:<owner> */
+    memcpy(dc->buf, lease->wake_key, stem_len(lease));
+    memcpy(dc->buf + stem_len(lease), WAITFOR, sizeof(WAITFOR) - 1);
+    memcpy(dc->buf + stem_len(lease) + sizeof(WAITFOR) - 1, d->owner, d->owner_len);
+    add(dc, dc->buf, stem_len(lease) + sizeof(WAITFOR) - 1 + d->owner_len);
     /* L: where the live waiters of our kind are (the acquire scripts' own). */
     if (lease->kind == DL_LEASE_SHARED) add(dc, lease->rwaiters_key, lease->rwaiters_key_len);
     else if (lease->fair) add(dc, lease->alive_key, lease->alive_key_len);
@@ -79,14 +74,9 @@ dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease,
     add(dc, dc->off, dl_cmd_int(dc->off, (long long)lease->name_off));
     add(dc, d->label, strlen(d->label) < DL_DEADLOCK_LABEL_MAX ? strlen(d->label) : DL_DEADLOCK_LABEL_MAX);
     add(dc, kind_code(lease), 1);
-    for (i = 0; i < n; i++) {   /* <stem_i>:holder:<token_i> */
-        const dl_lease_t *h = d->holds[i];
-        size_t len = stem_len(h) + sizeof(HOLDER) - 1 + h->token_len;
-        memcpy(p, h->wake_key, stem_len(h));
-        memcpy(p + stem_len(h), HOLDER, sizeof(HOLDER) - 1);
-        memcpy(p + stem_len(h) + sizeof(HOLDER) - 1, h->token, h->token_len);
-        add(dc, p, len);
-        p += len;
+    for (i = 0; i < n; i++) {   /* each hold's stem and token: the script names its holder key */
+        add(dc, d->holds[i]->wake_key, stem_len(d->holds[i]));
+        add(dc, d->holds[i]->token, d->holds[i]->token_len);
     }
     cmd->argc = dc->argc;
     cmd->argv = dc->argv;

@@ -2,7 +2,8 @@
  * dl_deadlock — deadlocks detected at the wait that closes them (issue 47;
  * docs/deadlocks.md, docs/decisions/0065-deadlocks-detected-at-the-wait-that-closes-them.md).
  *
- * A mutex waiter that holds other mutex leases on the same server writes the
+ * A waiter (a mutex, or a readers-writer name's lease) that holds other leases
+ * on the same server writes the
  * deadlock check (DL_SCRIPT_DEADLOCK) right behind its registration, in the
  * same round trip. The check walks the wait-for chain from the name waited
  * for, through the wait records other waiting threads published, and either
@@ -46,10 +47,10 @@ typedef struct dl_deadlock_opts {
 
 /* One deadlock check call: its argument vector and the keys it built (dl_deadlock_call_free). */
 typedef struct dl_deadlock_call {
-    const char *argv[12 + DL_DEADLOCK_HOLDS_MAX];
-    size_t argvlen[12 + DL_DEADLOCK_HOLDS_MAX];
+    const char *argv[12 + 2 * DL_DEADLOCK_HOLDS_MAX];
+    size_t argvlen[12 + 2 * DL_DEADLOCK_HOLDS_MAX];
     int argc;
-    char *buf;          /* R and the holder keys (malloc'd) */
+    char *buf;          /* R (malloc'd) */
     char window[24], off[24];
 } dl_deadlock_call_t;
 

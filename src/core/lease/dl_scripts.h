@@ -890,8 +890,10 @@
  * ARGV token (the waiting one), stem, record window ms, name offset (the
  * prefix's length, for messages), label (how others' messages name this
  * thread), our kind ('m' mutex, 'f' fair mutex, 'x' exclusive and 's' shared
- * lease of a readers-writer name), then the holder keys
- * <stem_i>:holder:<token_i> of the leases this thread holds.
+ * lease of a readers-writer name), then for each lease this thread holds,
+ * its stem and its token. A lease's holder key is <stem>:holder:<sha1hex of
+ * its token>: a digest, since a key's name is seen by whoever may list keys
+ * (SCAN, keyspace events), which a token must never be.
  *
  * A waiter waits for the holders of its name: a mutex's holder; a
  * readers-writer name's writer ("\0W" .. token in K) and, when it wants the
@@ -909,7 +911,7 @@
  * through them is missed, never invented): the exclusive waiters a shared
  * waiter lets pass first (writer preference), fair waiters queued ahead
  * (every cycle through them passes through the holder), semaphores. At
- * most 128 reads.
+ * most 128 reads (a step of the search takes at most 5).
  *
  * Returns {0}: nothing to check (we are not a live waiter: granted, handed
  * over, refused; or every holder is this very thread, through another
@@ -942,7 +944,7 @@
             "elseif string.sub(v, 1, 2) == '\\0W' then out[1] = string.sub(v, 3) end " \
         "end " \
         "if kd == 'x' then " \
-            "local r = pcall('ZRANGEBYSCORE', stem .. ':readers', '(' .. now, '+inf', 'LIMIT', 0, 32) " \
+            "local r = pcall('ZRANGE', stem .. ':readers', '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 32) " \
             "reads = reads + 1 " \
             "if type(r) == 'table' and not r.err then for _, x in ipairs(r) do out[#out + 1] = x end end " \
         "end " \
@@ -950,15 +952,16 @@
     "end " \
     "if not live(KEYS[3], kind, tok) then call('DEL', KEYS[2]) return {0} end " \
     "local mine, seen, nodes, stack = {}, {}, {}, {} " \
-    "for i = 7, #ARGV do mine[ARGV[i]] = true end " \
+    "local function hkey(stem, h) return stem .. ':holder:' .. redis.sha1hex(h) end " \
+    "for i = 7, #ARGV - 1, 2 do mine[hkey(ARGV[i], ARGV[i + 1])] = true end " \
     "local first = holders(KEYS[1], ARGV[2], kind) " \
     "for _, h in ipairs(first) do " \
-        "if not mine[ARGV[2] .. ':holder:' .. h] then stack[#stack + 1] = {ARGV[2], h, 0} end " \
+        "if not mine[hkey(ARGV[2], h)] then stack[#stack + 1] = {ARGV[2], h, 0} end " \
     "end " \
     "if #first > 0 and #stack == 0 then call('DEL', KEYS[2]) return {0} end " \
-    "while #stack > 0 and reads < 128 do " \
+    "while #stack > 0 and reads + 5 <= 128 do " \
         "local e = table.remove(stack) " \
-        "local hk = e[1] .. ':holder:' .. e[2] " \
+        "local hk = hkey(e[1], e[2]) " \
         "if mine[hk] then " \
             "local path, i = {}, e[3] " \
             "while i > 0 do table.insert(path, 1, nodes[i]) i = nodes[i][4] end " \
@@ -983,7 +986,7 @@
     "end " \
     "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', tok, 'l', ARGV[5], 'q', KEYS[3], 'm', kind) " \
     "call('PEXPIRE', KEYS[2], ARGV[3]) " \
-    "for i = 7, #ARGV do call('SET', ARGV[i], KEYS[2], 'PX', ARGV[3]) end " \
+    "for k in pairs(mine) do call('SET', k, KEYS[2], 'PX', ARGV[3]) end " \
     "return {1}"
 
 /* sha1 of each text (printf '%s' "<text>" | sha1sum; checked against SCRIPT LOAD by test_conn). */
@@ -1017,6 +1020,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
-#define DL_SCRIPT_DEADLOCK_SHA "997f332cb5b6ae19ff783f6ef2a7fba7acffa360"
+#define DL_SCRIPT_DEADLOCK_SHA "4b04adbfff349fa2523744451f9cc11f2f21c567"
 
 #endif
