@@ -21,14 +21,18 @@ function blocked_clients(RawConn $raw): int
     return (int)$m[1];
 }
 
-foreach (['fair' => ['fair' => true], 'fenced' => ['fencing' => true], 'fair and fenced' => ['fair' => true, 'fencing' => true]] as $case => $opts) {
-    $kids = [];
+// The three cases side by side, each under a prefix of its own (each takes up to a block, 2 s).
+$cases = ['fair' => ['fair' => true], 'fenced' => ['fencing' => true], 'fair and fenced' => ['fair' => true, 'fencing' => true]];
+$kids = [];
+$c = 0;
+foreach ($cases as $case => $opts) {
+    $c++;
     foreach ([['7', '9'], ['9', '7']] as $i => [$from, $to]) {
-        $kids[$i] = fork_child(function () use ($uri, $p, $opts, $dir, $i, $from, $to) {
-            $d = new DistLock($uri, ['prefix' => $p] + $opts);
+        $kids[$case][$i] = fork_child(function () use ($uri, $p, $c, $opts, $dir, $i, $from, $to) {
+            $d = new DistLock($uri, ['prefix' => "$p$c:"] + $opts);
             $mine = $d->lock("account:$from", 60, 10);
-            touch("$dir/$i.held");
-            while (!file_exists("$dir/go")) usleep(2000);
+            touch("$dir/$c.$i.held");
+            while (!file_exists("$dir/$c.go")) usleep(2000);
             try {
                 $d->lock("account:$to", 60, 60)->release();
                 $r = 'granted';
@@ -37,22 +41,25 @@ foreach (['fair' => ['fair' => true], 'fenced' => ['fencing' => true], 'fair and
                     str_contains($e->getMessage(), "which waits for \"account:$from\"") ? ' naming the cycle' : ': ' . $e->getMessage());
             }
             $mine->release();
-            file_put_contents("$dir/$i.out", $r);
+            file_put_contents("$dir/$c.$i.out", $r);
             return 0;
         });
     }
-    lc_wait_until(fn() => file_exists("$dir/0.held") && file_exists("$dir/1.held"), 10 * $slow);
-    touch("$dir/go");
+    lc_wait_until(fn() => file_exists("$dir/$c.0.held") && file_exists("$dir/$c.1.held"), 10 * $slow);
+    touch("$dir/$c.go");
+}
+$c = 0;
+foreach ($cases as $case => $opts) {
+    $c++;
     $outs = [];
-    foreach ($kids as $i => $pid) {
+    foreach ($kids[$case] as $i => $pid) {
         wait_child($pid);
-        $outs[] = @file_get_contents("$dir/$i.out");
+        $outs[] = @file_get_contents("$dir/$c.$i.out");
     }
     sort($outs);
     echo "$case: ", implode('; ', $outs), "\n";
-    array_map('unlink', glob("$dir/*"));
-    $raw->cmd('FLUSHALL');
 }
+array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 stop_test_redis_all('424');
 ?>

@@ -74,7 +74,6 @@ function outcome(string $dir, array $pids, array $tags): string
     foreach ($pids as $pid) wait_child($pid);
     $o = [];
     foreach ($tags as $t) $o[] = (string)@file_get_contents("$dir/$t.out");
-    array_map('unlink', glob("$dir/*"));
     sort($o);
     return implode(' | ', $o);
 }
@@ -88,39 +87,44 @@ function await_any(string $dir, string ...$files): void
     }, 20 * $slow);
 }
 
+// The three run side by side, each under a prefix of its own: a cycle whose waits are all
+// checked from their first re-registration takes up to a block (2 s) to be found.
 // 1. Two exclusive leases in opposite order.
+$p1 = "{$p}1:";
 $x = fn($n) => fn($d) => $d->lockExclusive($n, 60, 30);
-$A = member($uri, $p, $dir, 'A', $x('a'), $x('b'));
-$B = member($uri, $p, $dir, 'B', $x('b'), $x('a'));
+$A = member($uri, $p1, $dir, 'A', $x('a'), $x('b'));
+$B = member($uri, $p1, $dir, 'B', $x('b'), $x('a'));
 await($dir, 'A.held', 'B.held');
 touch("$dir/A.go"); touch("$dir/B.go");
-echo "exclusive both ways: ", outcome($dir, [$A, $B], ['A', 'B']), "\n";
-$raw->cmd('FLUSHALL');
 
 // 2. The AND-wait: R1 and R2 read n; R2 then waits for the mutex m, which V holds; V wants n
 //    exclusively. R1 could leave, but V needs R2 gone too, and R2 waits for V: a deadlock.
-$R1 = member($uri, $p, $dir, 'R1', fn($d) => $d->lockShared('n', 60), null);
-$R2 = member($uri, $p, $dir, 'R2', fn($d) => $d->lockShared('n', 60), fn($d) => $d->lock('m', 60, 30));
+$p2 = "{$p}2:";
+$R1 = member($uri, $p2, $dir, 'R1', fn($d) => $d->lockShared('n', 60), null);
+$R2 = member($uri, $p2, $dir, 'R2', fn($d) => $d->lockShared('n', 60), fn($d) => $d->lock('m', 60, 30));
 await($dir, 'R1.held', 'R2.held');
-$V = member($uri, $p, $dir, 'V', fn($d) => $d->lock('m', 60), fn($d) => $d->lockExclusive('n', 60, 30));
+$V = member($uri, $p2, $dir, 'V', fn($d) => $d->lock('m', 60), fn($d) => $d->lockExclusive('n', 60, 30));
 await($dir, 'V.held');
 touch("$dir/R2.go");
-lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p}m{{$p}m}:waiters") === 1, 10 * $slow);
+lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p2}m{{$p2}m}:waiters") === 1, 10 * $slow);
 touch("$dir/V.go");
-await_any($dir, 'V.out', 'R2.out');
-touch("$dir/R1.end");   // R1 leaves only now: V was blocked by R2 alone, R1 being free
-echo "AND-wait: ", outcome($dir, [$V, $R2, $R1], ['V', 'R2']), "\n";
-$raw->cmd('FLUSHALL');
 
 // 3. A shared waiter behind a writer that waits for it: W holds n exclusively and waits for
 //    the mutex m; S holds m and wants n shared.
-$W = member($uri, $p, $dir, 'W', fn($d) => $d->lockExclusive('n', 60), fn($d) => $d->lock('m', 60, 30));
-$S = member($uri, $p, $dir, 'S', fn($d) => $d->lock('m', 60), fn($d) => $d->lockShared('n', 60, 30));
+$p3 = "{$p}3:";
+$W = member($uri, $p3, $dir, 'W', fn($d) => $d->lockExclusive('n', 60), fn($d) => $d->lock('m', 60, 30));
+$S = member($uri, $p3, $dir, 'S', fn($d) => $d->lock('m', 60), fn($d) => $d->lockShared('n', 60, 30));
 await($dir, 'W.held', 'S.held');
 touch("$dir/W.go");
-lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p}m{{$p}m}:waiters") === 1, 10 * $slow);
+lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p3}m{{$p3}m}:waiters") === 1, 10 * $slow);
 touch("$dir/S.go");
+
+await_any($dir, 'V.out', 'R2.out');
+touch("$dir/R1.end");   // R1 leaves only now: V was blocked by R2 alone, R1 being free
+echo "exclusive both ways: ", outcome($dir, [$A, $B], ['A', 'B']), "\n";
+echo "AND-wait: ", outcome($dir, [$V, $R2, $R1], ['V', 'R2']), "\n";
 echo "shared behind a writer: ", outcome($dir, [$W, $S], ['S', 'W']), "\n";
+array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 stop_test_redis_all('425');
 ?>
