@@ -87,8 +87,6 @@ void php_distlock_deadlock_note_detached(const php_distlock_client *c, const php
     copy = dl_lease_new(l->key, l->name_off, l->key + l->name_off, l->key_len - l->name_off, l->token, l->token_len,
                         l->ttl_ms, &err);
     if (!copy) return;   /* out of memory: a cycle through it is missed, never invented */
-    copy->valid_until_ns = l->valid_until_ns;
-    copy->kind = l->kind;
     if (!DISTLOCK_G(detached_holds)) {
         DISTLOCK_G(detached_holds) = emalloc(DETACHED_MAX * sizeof(*d));
     }

@@ -635,8 +635,7 @@ static dl_status_t take_handover(const dl_transport_t *t, dl_lease_t *lease, int
  * what the two commands do, on the path of every hand-over
  * (docs/decisions/0021-plain-commands-and-a-slimmer-release-on-the-hand-over.md).
  * A SET that does not take the name has unregistered us all the same: the
- * script attempt follows at once (c->plain), with its deadlock check. The
- * script's attempt carries the deadlock check behind it (c->checked, dd). Not on a Cluster: while the
+ * script attempt follows at once (c->plain), with its deadlock check. Not on a Cluster: while the
  * name's slot migrates, the source node answers the BLPOP with ASK (its wake
  * list is absent) but runs the SET
  * and the ZREM (its K and Q are there), and the BLPOP, sent again to the
