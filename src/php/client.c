@@ -404,7 +404,7 @@ static void acquire_lease(php_distlock_client *c, zend_string *name, dl_lease_t 
     php_distlock_deadlock_buf dbuf;
     dl_status_t st;
 
-    if (wait_us > 0 && lease->kind != DL_LEASE_PERMITS) opts.deadlock = php_distlock_deadlock_opts(c, &dbuf);
+    if (wait_us > 0) opts.deadlock = php_distlock_deadlock_opts(c, &dbuf);
     st = dl_target_acquire(c->target, lease, &opts, &res, &err);
 
     count_wait(&res, wait_us, op);
@@ -472,6 +472,7 @@ static void acquire_all(php_distlock_client *c, const char *func, zend_string **
     dl_acquire_opts_t opts = acquire_opts(c, wait_us);
     dl_acquire_result_t res;
     dl_error_t err;
+    php_distlock_deadlock_buf dbuf;
     dl_status_t st;
     uint32_t i, made = 0;
 
@@ -493,6 +494,7 @@ static void acquire_all(php_distlock_client *c, const char *func, zend_string **
         for (i = 0; i < made; i++) dl_lease_free(leases[i]);
         return;
     }
+    if (wait_us > 0) opts.deadlock = php_distlock_deadlock_opts(c, &dbuf);
     st = dl_target_multi_acquire(c->target, n, leases, &opts, &res, &err);
     count_wait(&res, wait_us, op);
     if (st != DL_OK || !res.acquired) {

@@ -80,8 +80,7 @@ void php_distlock_deadlock_note_detached(const php_distlock_client *c, const php
     dl_lease_t *copy;
     dl_error_t err;
 
-    if (!c->deadlock_detection || !c->display || h->restored || l->kind == DL_LEASE_PERMITS ||
-        l->pid != dl_proc_pid()) {
+    if (!c->deadlock_detection || !c->display || h->restored || l->pid != dl_proc_pid()) {
         return;
     }
     copy = dl_lease_new(l->key, l->name_off, l->key + l->name_off, l->key_len - l->name_off, l->token, l->token_len,
@@ -120,7 +119,7 @@ void php_distlock_deadlock_rshutdown(void)
     }
 }
 
-/* The holds: c's server's own leases (not permits), over every live instance on the same server and
+/* The holds: c's server's own leases (permits too), over every live instance on the same server and
  * database, and the leases this thread detached there. */
 static size_t collect_holds(const php_distlock_client *c, const dl_lease_t **out, size_t max)
 {
@@ -137,7 +136,7 @@ static size_t collect_holds(const php_distlock_client *c, const dl_lease_t **out
             /* Not by validity: the watchdog renews its own copy of a lease, so a
              * held one may have outlived its first TTL; a hold published after
              * it ended misleads nobody (see the top of this file). */
-            if (h->done || h->restored || h->lease->pid != pid || h->lease->kind == DL_LEASE_PERMITS) continue;
+            if (h->done || h->restored || h->lease->pid != pid) continue;
             out[n++] = h->lease;
         } ZEND_HASH_FOREACH_END();
     }

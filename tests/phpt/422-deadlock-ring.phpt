@@ -96,7 +96,8 @@ proxy_stop($proxy);
 
 // An OR-wait: V holds the mutex m and wants 1 of the 2 permits of pool; H1 holds a permit and
 // waits for nothing, H2 holds the other and waits for m. Any one holder's release frees V, and
-// H1 can release: no deadlock. V waits (a BLPOP) and is granted when H1 releases.
+// H1 can release: no deadlock, though H2 and V wait for each other. V waits (a BLPOP), its
+// check finds no knot and publishes its wait record, and it is granted when H1 releases.
 $h = new DistLock($uri, ['prefix' => $p]);
 $h1 = $h->acquirePermits('pool', 2, 1, 30);
 $h2pid = fork_child(function () use ($uri, $p, $dir) {
@@ -131,6 +132,9 @@ $vpid = fork_child(function () use ($proxy, $p, $dir) {
     return 0;
 });
 echo "V and H2 blocked: ", var_export(lc_wait_until(fn() => blocked_clients($raw) === 2, 10 * $slow) !== null, true), "\n";
+// V's check rides on its first re-registration (its first attempt is the semaphore's script)
+echo "V checked: ", var_export(lc_wait_until(fn() => count($raw->cmd('KEYS', "{$p}pool{{$p}pool}:waitfor:*")) === 1,
+    10 * $slow) !== null, true), "\n";
 $h1->release();
 echo "V: ", wait_child($vpid), " ", file_get_contents("$dir/V.out"), "\n";
 echo "H2: ", wait_child($h2pid), " ", file_get_contents("$dir/H2.out"), "\n";
@@ -154,6 +158,7 @@ deadlocks here: 1
 B: exit=0 granted
 A: exit=0 granted
 V and H2 blocked: true
+V checked: true
 V: exit=0 granted
 H2: exit=0 granted
 V blocked: true

@@ -7,6 +7,7 @@ distlock
 --FILE--
 <?php
 require __DIR__ . '/inc/lifecycle.inc';
+require __DIR__ . '/inc/deadlock.inc';
 $p = 'phpt_425:';
 $port = start_test_redis('425');
 $uri = "redis://127.0.0.1:$port";
@@ -15,96 +16,24 @@ $slow = (is_valgrind() ? 20 : 1) * lc_load();
 $dir = sys_get_temp_dir() . '/phpt_425_' . getmypid();
 @mkdir($dir);
 
-/* The names a deadlock message names, each once, sorted (either member of the cycle may be its victim). */
-function names(string $m): string
-{
-    preg_match_all('/"([a-z])"/', $m, $mm);
-    $n = array_unique($mm[1]);
-    sort($n);
-    return implode(' and ', $n);
-}
-
-/**
- * A child that runs $first (a callable taking the DistLock, returning what it holds), says
- * so ($dir/<tag>.held), waits for $dir/<tag>.go, then runs $second (waiting 30 s) and
- * writes how that ended ($dir/<tag>.out); it holds on until $dir/<tag>.end exists.
- */
-function member(string $uri, string $p, string $dir, string $tag, callable $first, ?callable $second): int
-{
-    return fork_child(function () use ($uri, $p, $dir, $tag, $first, $second) {
-        $d = new DistLock($uri, ['prefix' => $p]);
-        $held = $first($d);
-        touch("$dir/$tag.held");
-        if ($second) {
-            while (!file_exists("$dir/$tag.go")) usleep(2000);
-            try {
-                $second($d)->release();
-                $r = 'granted';
-            } catch (DistLock\LockTimeoutException $e) {
-                $r = get_class($e);
-                if ($e instanceof DistLock\DeadlockException) {
-                    $m = $e->getMessage();
-                    // (a ZTS build says "this thread")
-                    $r .= preg_match('/^Deadlock detected: this (process|thread) .*held by this (process|thread)/', $m) ?
-                        ' naming ' . names($m) : ": $m";
-                }
-            }
-            $held->release();
-            file_put_contents("$dir/$tag.out", $r);
-            return 0;
-        }
-        while (!file_exists("$dir/$tag.end")) usleep(2000);
-        $held->release();
-        return 0;
-    });
-}
-
-function await(string $dir, string ...$files): void
-{
-    global $slow;
-    lc_wait_until(function () use ($dir, $files) {
-        foreach ($files as $f) if (!file_exists("$dir/$f")) return false;
-        return true;
-    }, 20 * $slow);
-}
-
-/* How the waits of $tags ended, in sorted order (either member of a cycle may close it). */
-function outcome(string $dir, array $pids, array $tags): string
-{
-    foreach ($pids as $pid) wait_child($pid);
-    $o = [];
-    foreach ($tags as $t) $o[] = (string)@file_get_contents("$dir/$t.out");
-    sort($o);
-    return implode(' | ', $o);
-}
-
-function await_any(string $dir, string ...$files): void
-{
-    global $slow;
-    lc_wait_until(function () use ($dir, $files) {
-        foreach ($files as $f) if (file_exists("$dir/$f")) return true;
-        return false;
-    }, 20 * $slow);
-}
-
 // The three run side by side, each under a prefix of its own: a cycle whose waits are all
 // checked from their first re-registration takes up to a block (2 s) to be found.
 // 1. Two exclusive leases in opposite order.
 $p1 = "{$p}1:";
 $x = fn($n) => fn($d) => $d->lockExclusive($n, 60, 30);
-$A = member($uri, $p1, $dir, 'A', $x('a'), $x('b'));
-$B = member($uri, $p1, $dir, 'B', $x('b'), $x('a'));
-await($dir, 'A.held', 'B.held');
+$A = dl_member($uri, $p1, $dir, 'A', $x('a'), $x('b'));
+$B = dl_member($uri, $p1, $dir, 'B', $x('b'), $x('a'));
+dl_await($dir, 'A.held', 'B.held');
 touch("$dir/A.go"); touch("$dir/B.go");
 
 // 2. The AND-wait: R1 and R2 read n; R2 then waits for the mutex m, which V holds; V wants n
 //    exclusively. R1 could leave, but V needs R2 gone too, and R2 waits for V: a deadlock.
 $p2 = "{$p}2:";
-$R1 = member($uri, $p2, $dir, 'R1', fn($d) => $d->lockShared('n', 60), null);
-$R2 = member($uri, $p2, $dir, 'R2', fn($d) => $d->lockShared('n', 60), fn($d) => $d->lock('m', 60, 30));
-await($dir, 'R1.held', 'R2.held');
-$V = member($uri, $p2, $dir, 'V', fn($d) => $d->lock('m', 60), fn($d) => $d->lockExclusive('n', 60, 30));
-await($dir, 'V.held');
+$R1 = dl_member($uri, $p2, $dir, 'R1', fn($d) => $d->lockShared('n', 60), null);
+$R2 = dl_member($uri, $p2, $dir, 'R2', fn($d) => $d->lockShared('n', 60), fn($d) => $d->lock('m', 60, 30));
+dl_await($dir, 'R1.held', 'R2.held');
+$V = dl_member($uri, $p2, $dir, 'V', fn($d) => $d->lock('m', 60), fn($d) => $d->lockExclusive('n', 60, 30));
+dl_await($dir, 'V.held');
 touch("$dir/R2.go");
 lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p2}m{{$p2}m}:waiters") === 1, 10 * $slow);
 touch("$dir/V.go");
@@ -112,18 +41,18 @@ touch("$dir/V.go");
 // 3. A shared waiter behind a writer that waits for it: W holds n exclusively and waits for
 //    the mutex m; S holds m and wants n shared.
 $p3 = "{$p}3:";
-$W = member($uri, $p3, $dir, 'W', fn($d) => $d->lockExclusive('n', 60), fn($d) => $d->lock('m', 60, 30));
-$S = member($uri, $p3, $dir, 'S', fn($d) => $d->lock('m', 60), fn($d) => $d->lockShared('n', 60, 30));
-await($dir, 'W.held', 'S.held');
+$W = dl_member($uri, $p3, $dir, 'W', fn($d) => $d->lockExclusive('n', 60), fn($d) => $d->lock('m', 60, 30));
+$S = dl_member($uri, $p3, $dir, 'S', fn($d) => $d->lock('m', 60), fn($d) => $d->lockShared('n', 60, 30));
+dl_await($dir, 'W.held', 'S.held');
 touch("$dir/W.go");
 lc_wait_until(fn() => (int)$raw->cmd('EXISTS', "{$p3}m{{$p3}m}:waiters") === 1, 10 * $slow);
 touch("$dir/S.go");
 
-await_any($dir, 'V.out', 'R2.out');
+dl_await_any($dir, 'V.out', 'R2.out');
 touch("$dir/R1.end");   // R1 leaves only now: V was blocked by R2 alone, R1 being free
-echo "exclusive both ways: ", outcome($dir, [$A, $B], ['A', 'B']), "\n";
-echo "AND-wait: ", outcome($dir, [$V, $R2, $R1], ['V', 'R2']), "\n";
-echo "shared behind a writer: ", outcome($dir, [$W, $S], ['S', 'W']), "\n";
+echo "exclusive both ways: ", dl_outcome($dir, [$A, $B], ['A', 'B']), "\n";
+echo "AND-wait: ", dl_outcome($dir, [$V, $R2, $R1], ['V', 'R2']), "\n";
+echo "shared behind a writer: ", dl_outcome($dir, [$W, $S], ['S', 'W']), "\n";
 array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 stop_test_redis_all('425');

@@ -33,6 +33,7 @@
 #include "dl_clock.h"
 #include "dl_deadlock.h"
 #include "dl_lock.h"
+#include "dl_multi.h"
 #include "dl_rwlock.h"
 #include "dl_obs.h"
 #include "dl_pending.h"
@@ -41,7 +42,7 @@
 #include "dl_slots.h"
 #include "dl_token.h"
 
-#define MAX_ARGS 16
+#define MAX_ARGS 24
 #define MAX_CMDS 16
 #define MAX_CALLS 1024
 #define MAX_STEPS 64
@@ -3990,6 +3991,7 @@ static void test_refresh_many(void **state)
 /* ---- deadlock detection (dl_deadlock.h) -------------------------------- */
 
 #define RP_ARR1(a) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 1, .elem = {(a)}})
+#define RP_ARR3(a, b, c) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 3, .elem = {(a), (b), (c)}})
 /* The check's report of a cycle of one thread: {2, name offset, K}. */
 #define RP_CYCLE1(off, key) ((rspec_t){.type = DL_REPLY_ARRAY, .nelem = 3, .elem = {2}, .selem = {NULL, (off), (key)}})
 
@@ -4011,14 +4013,18 @@ static void expect_deadlock_check(const rec_cmd_t *c, int eval, const dl_lease_t
     int m = snprintf(rec, sizeof(rec), "%.*s:waitfor:0123456789abcdef0123456789abcdef", (int)(l->wake_key_len - 5),
                      l->wake_key);
     char off[8];
-    const char *kind = l->kind == DL_LEASE_WRITE ? "x" : l->kind == DL_LEASE_SHARED ? "s" : l->fair ? "f" : "m";
+    const char *kind = l->kind == DL_LEASE_WRITE    ? "x"
+                       : l->kind == DL_LEASE_SHARED ? "s"
+                       : l->kind == DL_LEASE_PERMITS ? "p"
+                       : l->fair                    ? "f"
+                                                    : "m";
     const char *q = l->kind == DL_LEASE_SHARED ? l->rwaiters_key : l->fair ? l->alive_key : l->waiters_key;
     size_t q_len = l->kind == DL_LEASE_SHARED ? l->rwaiters_key_len : l->fair ? l->alive_key_len : l->waiters_key_len;
     snprintf(off, sizeof(off), "%zu", l->name_off);
     /* the hold as its stem and its token: the script names its holder key by the token's digest */
-    expect_cmd(c, 14, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
+    expect_cmd(c, 15, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
                K(l, key), rec, (size_t)m, q, q_len, K(l, token), l->wake_key, l->wake_key_len - 5, S("3000"), S(off),
-               S("pid 7 on h"), S(kind), held->wake_key, held->wake_key_len - 5, K(held, token));
+               S("pid 7 on h"), S(kind), S("0"), held->wake_key, held->wake_key_len - 5, K(held, token));
 }
 
 /* A waiter on l that holds one other lease (held), with the check's options set. Not copied
@@ -4204,6 +4210,63 @@ static void test_deadlock_readers_writer_kinds(void **state)
     }
 }
 
+/* A semaphore waiter (an OR-wait, kind 'p') is checked from its first re-registration: its first
+ * attempt is the semaphore's script, which an uncontended acquirePermits() sends. */
+static void test_deadlock_permits_checked(void **state)
+{
+    fake_t *f = *state;
+    deadlock_fixture_t x;
+    deadlock_fixture(&x, mk_lease("lock:", "pool", "tok", 1500));
+    x.l->kind = DL_LEASE_PERMITS;
+    x.l->permits = 1;
+    x.l->limit = 2;
+
+    push_ok(f, RP_ARR2(0, 10000));                         /* registered, no permit: no check */
+    /* the BLPOP's timer, the registration carried behind it, and its check */
+    push_ok(f, RP_NIL, RP_ARR2(0, 10000), RP_CYCLE1("5", "lock:pool"));
+    push_ok(f, RP_INT(0));                                 /* the cancel */
+    assert_int_equal(dl_lock_acquire(&f->t, x.l, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_string_equal(x.err.msg, "Deadlock detected: me waits for \"pool\", held by me");
+    assert_int_equal(f->calls[0].n, 1);
+    assert_int_equal(f->calls[1].n, 3);
+    expect_deadlock_check(&f->calls[1].cmd[2], 0, x.l, x.held);
+    assert_int_equal(f->ncalls, 3);
+    assert_int_equal(f->calls[2].n, 1);
+    deadlock_fixture_free(&x);
+}
+
+/* A multi-lock waiter's re-registration carries the check: kind 'a', its further names with
+ * their stems and tokens before the holds; the victim leaves the waiters sets at once. */
+static void test_deadlock_multi_lock_checked(void **state)
+{
+    fake_t *f = *state;
+    deadlock_fixture_t x;
+    dl_lease_t *m[2];
+    char rec[128];
+    int n;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
+    m[0] = x.l;
+    m[1] = mk_lease("lock:", "v", "tok2", 1500);
+    n = snprintf(rec, sizeof(rec), "%.*s:waitfor:0123456789abcdef0123456789abcdef", (int)(x.l->wake_key_len - 5),
+                 x.l->wake_key);
+
+    push_ok(f, RP_ARR3(0, 5000, 1));                       /* not granted, name 1 taken: no check */
+    push_ok(f, RP_NIL);                                    /* the BLPOP's timer */
+    push_ok(f, RP_ARR3(0, 5000, 1), RP_CYCLE1("5", "lock:w"));
+    push_ok(f, RP_INT(0), RP_INT(0));                      /* the cancels */
+    assert_int_equal(dl_multi_acquire(&f->t, 2, m, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_string_equal(x.err.msg, "Deadlock detected: me waits for \"w\", held by me");
+    assert_int_equal(f->calls[0].n, 1);                    /* the first attempt: no check */
+    assert_int_equal(f->calls[2].n, 2);
+    expect_cmd(&f->calls[2].cmd[1], 18, S("EVALSHA"), S(DL_SCRIPT_DEADLOCK_SHA), S("3"), K(x.l, key), rec, (size_t)n,
+               K(x.l, waiters_key), K(x.l, token), x.l->wake_key, x.l->wake_key_len - 5, S("3000"), S("5"),
+               S("pid 7 on h"), S("a"), S("1"), K(m[1], key), m[1]->wake_key, m[1]->wake_key_len - 5, K(m[1], token),
+               x.held->wake_key, x.held->wake_key_len - 5, K(x.held, token));
+    assert_int_equal(count_where(f, p_blpop), 1);
+    dl_lease_free(m[1]);
+    deadlock_fixture_free(&x);
+}
+
 /* Nothing more is sent by a thread that holds nothing, by a try, or by a first attempt that is
  * the script (fencing, fair mode): an uncontended lock() sends it. */
 static void test_deadlock_check_only_where_it_applies(void **state)
@@ -4382,6 +4445,8 @@ int main(void)
         T(test_deadlock_fencing_carried_check),
         T(test_deadlock_fair_reregistration_checked),
         T(test_deadlock_readers_writer_kinds),
+        T(test_deadlock_permits_checked),
+        T(test_deadlock_multi_lock_checked),
         T(test_deadlock_both_noscript_resent_by_eval),
         T(test_lease_new_given_token),
         T(test_lease_validity),

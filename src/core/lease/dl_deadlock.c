@@ -21,9 +21,11 @@ static size_t stem_len(const dl_lease_t *lease)
     return lease->wake_key_len - 5;
 }
 
-/* The waiter's kind as the check names it: 'm' mutex, 'f' fair mutex, 'x' exclusive, 's' shared. */
+/* The waiter's kind as the check names it: 'm' mutex, 'f' fair mutex, 'x' exclusive, 's' shared,
+ * 'p' a semaphore's permits ('a', a multi-lock, is dl_deadlock_command_all's). */
 static const char *kind_code(const dl_lease_t *lease)
 {
+    if (lease->kind == DL_LEASE_PERMITS) return "p";
     if (lease->kind == DL_LEASE_WRITE) return "x";
     if (lease->kind == DL_LEASE_SHARED) return "s";
     return lease->fair ? "f" : "m";
@@ -32,8 +34,9 @@ static const char *kind_code(const dl_lease_t *lease)
 int dl_deadlock_applies(const dl_transport_t *t, const dl_lease_t *lease, const dl_deadlock_opts_t *d)
 {
     int caps = t->caps ? t->caps(t->impl) : 0;
+    (void)lease;
     return d && d->n_holds > 0 && d->owner_len > 0 && d->owner_len <= DL_DEADLOCK_OWNER_MAX &&
-           lease->kind != DL_LEASE_PERMITS && !(caps & DL_CAP_CLUSTER) && !dl_scripting_denied(t);
+           !(caps & DL_CAP_CLUSTER) && !dl_scripting_denied(t);
 }
 
 static void add(dl_deadlock_call_t *dc, const char *s, size_t len)
@@ -42,9 +45,11 @@ static void add(dl_deadlock_call_t *dc, const char *s, size_t len)
     dc->argvlen[dc->argc++] = len;
 }
 
-dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease, const dl_deadlock_opts_t *d,
-                                int eval, dl_cmd_t *cmd, dl_error_t *err)
+/* The check for a waiter on leases[0..nl) (nl > 1: a multi-lock's names), of kind as the check names it. */
+static dl_status_t command(dl_deadlock_call_t *dc, size_t nl, const dl_lease_t *const *leases, const char *kind,
+                           const dl_deadlock_opts_t *d, int eval, dl_cmd_t *cmd, dl_error_t *err)
 {
+    const dl_lease_t *lease = leases[0];
     size_t n = d->n_holds < DL_DEADLOCK_HOLDS_MAX ? d->n_holds : DL_DEADLOCK_HOLDS_MAX, i;
 
     dc->argc = 0;
@@ -73,7 +78,13 @@ dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease,
     add(dc, dc->window, dl_cmd_int(dc->window, DL_WAITERS_TTL_MS));
     add(dc, dc->off, dl_cmd_int(dc->off, (long long)lease->name_off));
     add(dc, d->label, strlen(d->label) < DL_DEADLOCK_LABEL_MAX ? strlen(d->label) : DL_DEADLOCK_LABEL_MAX);
-    add(dc, kind_code(lease), 1);
+    add(dc, kind, 1);
+    add(dc, dc->nx, dl_cmd_int(dc->nx, (long long)(nl - 1)));
+    for (i = 1; i < nl; i++) {   /* a multi-lock's further names: name, stem, token */
+        add(dc, leases[i]->key, leases[i]->key_len);
+        add(dc, leases[i]->wake_key, stem_len(leases[i]));
+        add(dc, leases[i]->token, leases[i]->token_len);
+    }
     for (i = 0; i < n; i++) {   /* each hold's stem and token: the script names its holder key */
         add(dc, d->holds[i]->wake_key, stem_len(d->holds[i]));
         add(dc, d->holds[i]->token, d->holds[i]->token_len);
@@ -82,6 +93,18 @@ dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease,
     cmd->argv = dc->argv;
     cmd->argvlen = dc->argvlen;
     return DL_OK;
+}
+
+dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease, const dl_deadlock_opts_t *d,
+                                int eval, dl_cmd_t *cmd, dl_error_t *err)
+{
+    return command(dc, 1, &lease, kind_code(lease), d, eval, cmd, err);
+}
+
+dl_status_t dl_deadlock_command_multi(dl_deadlock_call_t *dc, size_t nl, dl_lease_t *const *leases,
+                                      const dl_deadlock_opts_t *d, int eval, dl_cmd_t *cmd, dl_error_t *err)
+{
+    return command(dc, nl, (const dl_lease_t *const *)leases, "a", d, eval, cmd, err);
 }
 
 void dl_deadlock_call_free(dl_deadlock_call_t *dc)

@@ -2,15 +2,17 @@
  * dl_deadlock — deadlocks detected at the wait that closes them (issue 47;
  * docs/deadlocks.md, docs/decisions/0065-deadlocks-detected-at-the-wait-that-closes-them.md).
  *
- * A waiter (a mutex, or a readers-writer name's lease) that holds other leases
- * on the same server writes the
+ * A waiter (of any kind: a mutex, a readers-writer name's lease, a semaphore's
+ * permits, a multi-lock) that holds other leases on the same server writes the
  * deadlock check (DL_SCRIPT_DEADLOCK) right behind its registration, in the
  * same round trip. The check walks the wait-for chain from the name waited
  * for, through the wait records other waiting threads published, and either
- * finds it returns to a lease of ours (a cycle: this wait is the victim,
- * nothing is published) or publishes our own record for the waiter window.
+ * finds that this wait can never end because of a lease of ours (a cycle, or
+ * for a semaphore's OR-wait a knot: this wait is the victim, nothing is
+ * published) or publishes our own record for the waiter window.
  * Nothing is sent by a thread that holds nothing (it cannot be on a cycle),
- * by a try, or on the uncontended path. Internal to the core (dl_acquire).
+ * by a try, or on the uncontended path. Internal to the core (dl_acquire,
+ * dl_multi).
  */
 #ifndef DL_DEADLOCK_H
 #define DL_DEADLOCK_H
@@ -32,8 +34,8 @@
  *            another thread or a forked child; 1..DL_DEADLOCK_OWNER_MAX bytes, no NUL
  *   label    how other threads' messages name it ("pid 4242 on web-3"), <= DL_DEADLOCK_LABEL_MAX
  *   self     how its own message names it ("this process (pid 4242)")
- *   holds    the leases it holds on this server and database (mutex, shared and
- *            exclusive; its own grants, not restored ones), at most
+ *   holds    the leases it holds on this server and database (mutex, shared,
+ *            exclusive and permits; its own grants, not restored ones), at most
  *            DL_DEADLOCK_HOLDS_MAX are used; n_holds 0: nothing is checked or published
  */
 typedef struct dl_deadlock_opts {
@@ -45,21 +47,23 @@ typedef struct dl_deadlock_opts {
     size_t n_holds;
 } dl_deadlock_opts_t;
 
+#define DL_DEADLOCK_NAMES_MAX 64   /* names of one multi-lock's wait (DL_MULTI_MAX) */
+
 /* One deadlock check call: its argument vector and the keys it built (dl_deadlock_call_free). */
 typedef struct dl_deadlock_call {
-    const char *argv[12 + 2 * DL_DEADLOCK_HOLDS_MAX];
-    size_t argvlen[12 + 2 * DL_DEADLOCK_HOLDS_MAX];
+    const char *argv[13 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
+    size_t argvlen[13 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
     int argc;
     char *buf;          /* R (malloc'd) */
-    char window[24], off[24];
+    char window[24], off[24], nx[24];
 } dl_deadlock_call_t;
 
 /*
- * 1 when a wait for lease is checked: d is set and holds something, the lease
- * is a mutex (default or fair mode, with or without fencing) or a lease of a
- * readers-writer name (shared or exclusive), not a semaphore's permits, and
- * the connection runs scripts and is not a Cluster's (the walk reads keys of
- * other slots).
+ * 1 when a wait for lease is checked: d is set and holds something, and the
+ * connection runs scripts and is not a Cluster's (the walk reads keys of
+ * other slots). Every kind is checked: a mutex (default or fair mode, with or
+ * without fencing), a readers-writer name's shared or exclusive lease, a
+ * semaphore's permits (an OR-wait), and a multi-lock (dl_multi_acquire).
  */
 int dl_deadlock_applies(const dl_transport_t *t, const dl_lease_t *lease, const dl_deadlock_opts_t *d);
 
@@ -70,6 +74,15 @@ int dl_deadlock_applies(const dl_transport_t *t, const dl_lease_t *lease, const 
  */
 dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease, const dl_deadlock_opts_t *d,
                                 int eval, dl_cmd_t *cmd, dl_error_t *err);
+
+/*
+ * The same for a multi-lock's waiter on leases[0..n) (1 <= n <=
+ * DL_DEADLOCK_NAMES_MAX; exclusive, not fair, as dl_multi_acquire takes them):
+ * it waits for the holders of all of its names, and its record counts while
+ * any of its tokens is live in its name's Q.
+ */
+dl_status_t dl_deadlock_command_multi(dl_deadlock_call_t *dc, size_t n, dl_lease_t *const *leases,
+                                      const dl_deadlock_opts_t *d, int eval, dl_cmd_t *cmd, dl_error_t *err);
 void dl_deadlock_call_free(dl_deadlock_call_t *dc);
 
 /*

@@ -97,8 +97,9 @@ typedef struct dl_acquire_result {
  * polls with backoff and jitter (dl_wait), each sleep capped by the time left
  * and the PTTL.
  *
- * opts->deadlock (dl_deadlock.h): a waiter (mutex, default or fair mode, or a
- * readers-writer name's lease) that holds other leases on this server writes the deadlock check behind each of its
+ * opts->deadlock (dl_deadlock.h): a waiter (of any kind: a mutex in default or
+ * fair mode, a readers-writer name's lease, a semaphore's permits; a
+ * multi-lock's in dl_multi_acquire) that holds other leases on this server writes the deadlock check behind each of its
  * registrations by script after the first attempt (the script after the plain
  * SET; under fencing, whose first attempt is the script, the ones carried
  * behind each BLPOP; in fair mode, each attempt after a block), in the same

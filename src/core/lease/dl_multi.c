@@ -9,6 +9,7 @@
 #include "../base/dl_clock.h"
 #include "../base/dl_proc.h"
 #include "../base/dl_token.h"
+#include "dl_deadlock.h"
 #include "dl_replicas.h"
 #include "dl_script.h"
 #include "dl_scripts.h"
@@ -44,8 +45,14 @@ typedef struct attempt {
     size_t taken[DL_MULTI_MAX];   /* 0-based */
 } attempt_t;
 
-static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int waiting, attempt_t *a,
-                           dl_error_t *err)
+/*
+ * dd (NULL: none): the deadlock check (dl_deadlock.h) written behind a
+ * re-registration, in the same round trip; judged when not granted, and a
+ * registration that closes a cycle returns DL_ERR_DEADLOCK, still
+ * registered: the caller cancels.
+ */
+static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int waiting,
+                           const dl_deadlock_opts_t *dd, attempt_t *a, dl_error_t *err)
 {
     const char *argv[3 + 5 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
     size_t argvlen[3 + 5 * DL_MULTI_MAX + 4 + DL_MULTI_MAX];
@@ -55,6 +62,7 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     dl_cmd_t cmds[2];
     dl_reply_t rs[2], r;
     dl_replicas_wait_t w;
+    dl_deadlock_call_t dc;
     size_t ncmds = 1;
     dl_status_t st;
     int fenced = leases[0]->fencing;
@@ -83,14 +91,25 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     cmds[0].argc = argc; cmds[0].argv = argv; cmds[0].argvlen = argvlen;
     /* min_replicas: WAIT behind the script, in the same round trip, as every other grant has it (dl_replicas.h). */
     if (dl_replicas_wanted(leases[0])) cmds[ncmds++] = dl_replicas_wait_cmd(&w, leases[0]);
+    else if (dd && (st = dl_deadlock_command_multi(&dc, n, leases, dd, 0, &cmds[ncmds], err)) == DL_OK) ncmds++;
+    else if (dd) return st;
     memset(rs, 0, sizeof(rs));
-    st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 ? dl_replicas_extra_us(leases[0]) : 0, err);
+    st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 && !dd ? dl_replicas_extra_us(leases[0]) : 0,
+                       err);
     if (st == DL_OK && dl_is_noscript(&rs[0])) {
+        /* The registration did not run (an empty script cache): again by EVAL, with the check
+         * (by EVAL too when it answered NOSCRIPT; a check that ran judged a wait about to be made). */
+        int check_eval = dd && dl_is_noscript(&rs[1]);
         dl_reply_free(&rs[0]);
         dl_reply_free(&rs[1]);
         argv[0] = "EVAL"; argvlen[0] = 4;
         argv[1] = DL_SCRIPT_MULTI_ACQUIRE; argvlen[1] = strlen(DL_SCRIPT_MULTI_ACQUIRE);
-        st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 ? dl_replicas_extra_us(leases[0]) : 0, err);
+        if (check_eval) {
+            dl_deadlock_call_free(&dc);
+            if ((st = dl_deadlock_command_multi(&dc, n, leases, dd, 1, &cmds[1], err)) != DL_OK) return st;
+        }
+        st = dl_call_timed(t, ncmds, cmds, rs, DL_RETRY_NEVER, ncmds == 2 && !dd ? dl_replicas_extra_us(leases[0]) : 0,
+                           err);
     }
     r = rs[0];
     if (st == DL_OK && dl_is_kind_error(&r)) {
@@ -125,7 +144,22 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
         }
         if (!ok) st = dl_unexpected(t, "the multi-lock script", err);
     }
-    if (st == DL_OK && a->granted && ncmds == 2) {
+    if (st == DL_OK && dd && !a->granted && dl_is_noscript(&rs[1])) {
+        /* The registration ran, the check did not: the check alone, by EVAL (once, an empty cache). */
+        dl_cmd_t cmd;
+        dl_error_t ignored;
+        dl_reply_free(&rs[1]);
+        memset(&rs[1], 0, sizeof(rs[1]));
+        dl_deadlock_call_free(&dc);
+        if (dl_deadlock_command_multi(&dc, n, leases, dd, 1, &cmd, &ignored) == DL_OK &&
+            dl_call(t, 1, &cmd, &rs[1], DL_RETRY_NEVER, &ignored) != DL_OK) {
+            dl_reply_free(&rs[1]);
+            memset(&rs[1], 0, sizeof(rs[1]));
+        }
+    }
+    if (st == DL_OK && dd && !a->granted) st = dl_deadlock_judge(&rs[1], dd, err);
+    if (dd) dl_deadlock_call_free(&dc);
+    if (st == DL_OK && a->granted && ncmds == 2 && !dd) {
         /* Fewer replicas than asked acknowledged the grant: a failover now could hand the names to
          * someone else while we believed we held them. Released with the same tokens, then the error. */
         st = dl_replicas_check(t, leases[0], &rs[1], "the multi-lock's grant; it was released", err);
@@ -176,20 +210,29 @@ dl_status_t dl_multi_acquire(const dl_transport_t *t, size_t n, dl_lease_t *cons
     size_t i;
     dl_status_t st;
 
+    /* The deadlock check rides on re-registrations (never the first attempt, which an
+     * uncontended lockAll() sends), as on a single name's (dl_lock_acquire). */
+    const dl_deadlock_opts_t *dd = waiting && opts->deadlock && !dl_replicas_wanted(leases[0]) &&
+                                           dl_deadlock_applies(t, leases[0], opts->deadlock)
+                                       ? opts->deadlock
+                                       : NULL;
+
     memset(res, 0, sizeof(*res));
     if ((st = check_args(n, leases, err)) != DL_OK) return st;
     for (;;) {
         int64_t sent_ns = dl_clock_now_ns(), remaining_us;
         attempt_t a;
         memset(&a, 0, sizeof(a));
-        st = try_all(t, n, leases, waiting, &a, err);
+        st = try_all(t, n, leases, waiting, res->attempts > 0 ? dd : NULL, &a, err);
         res->attempts++;
         if (st != DL_OK) {
             /* Ambiguous: the names may have been taken. Each name's release
              * (same token) undoes what was, and wakes its waiters. */
             if (st == DL_ERR_TIMEOUT) dl_call_bound_close();   /* the call ends here: the undo is not waited for */
             if (dl_status_is_transport_failure(st)) run_each_quietly(t, dl_script_release_for, n, leases);
-            else if (st == DL_ERR_KIND && waiting) run_each_quietly(t, cancel_of, n, leases);   /* earlier attempts' entries */
+            else if ((st == DL_ERR_KIND || st == DL_ERR_DEADLOCK) && waiting) {
+                run_each_quietly(t, cancel_of, n, leases);   /* earlier attempts' entries; a victim's */
+            }
             break;
         }
         if (a.granted) {

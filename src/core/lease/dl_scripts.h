@@ -889,46 +889,57 @@
  * token -> expiry, or in fair mode FA, a HASH token -> "expiry:ttl:fence").
  * ARGV token (the waiting one), stem, record window ms, name offset (the
  * prefix's length, for messages), label (how others' messages name this
- * thread), our kind ('m' mutex, 'f' fair mutex, 'x' exclusive and 's' shared
- * lease of a readers-writer name), then for each lease this thread holds,
- * its stem and its token. A lease's holder key is <stem>:holder:<sha1hex of
- * its token>: a digest, since a key's name is seen by whoever may list keys
- * (SCAN, keyspace events), which a token must never be.
+ * thread), our kind, nx; then nx triples (name, stem, token) of the further
+ * names of a multi-lock (kind 'a'; each has its own token and its own Q
+ * <stem>:waiters); then for each lease this thread holds, its stem and its
+ * token. A lease's holder key is <stem>:holder:<sha1hex of its token>: a
+ * digest, since a key's name is seen by whoever may list keys (SCAN,
+ * keyspace events), which a token must never be.
  *
- * A waiter waits for the holders of its name: a mutex's holder; a
- * readers-writer name's writer ("\0W" .. token in K) and, when it wants the
- * exclusive lease, every live reader (R = <stem>:readers) too, all of them
- * (an AND-wait: any one in a cycle with it blocks it for good). The walk is
- * a depth-first search from K's holders: a holder's holder key -> the wait
- * record its thread published -> the holders of the name it waits for ->
- * ... Reaching a holder key of ours is a cycle through us: our wait closes
- * it. A record counts only while its waiter is live in its L (a grant, a
- * hand-over, a cancel and an expired entry all leave it); anything not
- * readable (an ACL, a semaphore's or a foreign holder, a holder that
- * published nothing) ends that branch as "can progress": never a false
- * report. A record met twice is explored once; a loop without us is
- * somebody else's cycle, reported to whoever closed it. Left out (a cycle
- * through them is missed, never invented): the exclusive waiters a shared
- * waiter lets pass first (writer preference), fair waiters queued ahead
- * (every cycle through them passes through the holder), semaphores. At
- * most 128 reads (a step of the search takes at most 5).
+ * What a waiter waits for, by kind (its edges: the holders' tokens):
+ *   'm', 'f'  a mutex (fair: the same; its waiters queued ahead are left out,
+ *             every cycle through one passes through the holder): the holder;
+ *   'x'       an exclusive lease: the writer ("\0W" .. token in K) and every
+ *             live reader (<stem>:readers);
+ *   's'       a shared lease: the writer and, while an exclusive waiter is
+ *             live (writer preference: it goes first, and it waits for the
+ *             readers), every live reader too;
+ *   'a'       a multi-lock: the holder of each of its names;
+ *   'p'       a semaphore's permits: ANY of its holders (an OR-wait: one
+ *             release may free it); every other kind waits for ALL of its
+ *             holders (an AND-wait: one of them blocked for good blocks it).
+ * The walk goes breadth first from our edges: a holder's holder key -> the
+ * wait record its thread published -> that record's edges -> ... A record
+ * counts only while its waiter is live in its L (a grant, a hand-over, a
+ * cancel and an expired entry all leave it). Then the threads that can still
+ * progress are found as a least fixpoint (a thread that waits for nothing,
+ * for a holder that is not waiting, published nothing, or was not read, can;
+ * an AND-waiter when all of its holders can; an OR-waiter when one can),
+ * with this thread taken as blocked. We are deadlocked when we cannot
+ * progress and a chain of blocked threads leads from our edges back to a
+ * lease of ours: a cycle (AND-waits) or a knot (every holder that could free
+ * an OR-waiter blocked in the same set) through us, which our wait closes.
+ * A wait blocked only by somebody else's cycle is left to that cycle's
+ * victim. Anything not readable (an ACL, a foreign holder, a holder that
+ * published nothing, the read budget spent) counts as "can progress": never
+ * a false report. At most 128 reads.
  *
  * Returns {0}: nothing to check (we are not a live waiter: granted, handed
  * over, refused; or every holder is this very thread, through another
  * instance: a wait on itself, which only that lease's expiry ends, as it
- * always did): R deleted, nothing published. {1}: no cycle through us: R
- * and our holder keys published for the window; also when the name is free
- * now (released since our registration: another waiter may take it and then
- * wait for one of ours, and its check must find us; tests/model/deadlock.pml). {2, off, K, label1, off1,
- * K1, ..., offn, Kn}: our wait closes a cycle (K is held by label1, which
- * waits for K1, ..., Kn is held by us): nothing published, R deleted. One
- * script, so of the waits that close one cycle exactly one sees it: the last
- * to register.
+ * always did): R deleted, nothing published. {1}: no cycle or knot through
+ * us: R and our holder keys published for the window; also when the name is
+ * free now (released since our registration: another waiter may take it and
+ * then wait for one of ours, and its check must find us;
+ * tests/model/deadlock.pml). {2, off, K, label1, off1, K1, ..., offn, Kn}:
+ * our wait closes a cycle (K is held by label1, which waits for K1, ..., Kn
+ * is held by us): nothing published, R deleted. One script, so of the waits
+ * that close one cycle exactly one sees it: the last to register.
  */
 #define DL_SCRIPT_DEADLOCK \
     "local call, pcall, tok, kind = redis.call, redis.pcall, ARGV[1], ARGV[6] " \
     "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
-    "local reads = 0 " \
+    "local reads, nx = 0, tonumber(ARGV[7]) " \
     "local function live(l, kd, who) " \
         "local s " \
         "if kd == 'f' then s = pcall('HGET', l, who) if type(s) == 'string' then s = string.match(s, '^%d+') end " \
@@ -936,55 +947,158 @@
         "reads = reads + 1 " \
         "return type(s) == 'string' and tonumber(s) > now " \
     "end " \
-    "local function holders(k, stem, kd) " \
-        "local out, v = {}, pcall('GET', k) " \
+    "local function holders(k, st, kd, off, out) " \
+        "local v = pcall('GET', k) " \
         "reads = reads + 1 " \
+        "local h " \
         "if type(v) == 'string' and v ~= '' then " \
-            "if string.byte(v) ~= 0 then out[1] = v " \
-            "elseif string.sub(v, 1, 2) == '\\0W' then out[1] = string.sub(v, 3) end " \
+            "if string.byte(v) ~= 0 then h = v " \
+            "elseif string.sub(v, 2, 2) == 'W' or string.sub(v, 2, 2) == 'S' then h = string.sub(v, 3) end " \
         "end " \
-        "if kd == 'x' then " \
-            "local r = pcall('ZRANGE', stem .. ':readers', '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 32) " \
+        "if h then out[#out + 1] = {st, h, k, off} end " \
+        "local rd = kd == 'x' " \
+        "if kd == 's' then " \
+            "local q = pcall('ZRANGE', st .. ':waiters', '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 1) " \
             "reads = reads + 1 " \
-            "if type(r) == 'table' and not r.err then for _, x in ipairs(r) do out[#out + 1] = x end end " \
+            "rd = type(q) == 'table' and q[1] ~= nil " \
         "end " \
-        "return out " \
+        "if rd then " \
+            "local r = pcall('ZRANGE', st .. ':readers', '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 32) " \
+            "reads = reads + 1 " \
+            "if type(r) == 'table' then for _, x in ipairs(r) do out[#out + 1] = {st, x, k, off} end end " \
+        "end " \
+        "if kd ~= 'p' then return false end " \
+        "if type(v) == 'table' and v.err and string.sub(v.err, 1, 9) == 'WRONGTYPE' then " \
+            "local r = pcall('ZRANGE', k, '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 33) " \
+            "reads = reads + 1 " \
+            "if type(r) ~= 'table' or r.err or #r > 32 then return true end " \
+            "for _, x in ipairs(r) do if x ~= '\\0S' then out[#out + 1] = {st, x, k, off} end end " \
+            "return false " \
+        "end " \
+        "return v ~= false and not h " \
     "end " \
-    "if not live(KEYS[3], kind, tok) then call('DEL', KEYS[2]) return {0} end " \
-    "local mine, seen, nodes, stack = {}, {}, {}, {} " \
+    "local function waits(kd, k, st, off, more, out) " \
+        "local unknown = holders(k, st, kd == 'a' and 'm' or kd, off, out) " \
+        "for _, m in ipairs(more) do if reads < 128 then holders(m[1], m[2], 'm', off, out) end end " \
+        "return unknown " \
+    "end " \
+    "local lq, lt, more = KEYS[3], tok, {} " \
+    "for i = 8, 7 + 3 * nx, 3 do more[#more + 1] = {ARGV[i], ARGV[i + 1], ARGV[i + 2]} end " \
+    "local here = live(lq, kind, lt) " \
+    "for _, m in ipairs(more) do " \
+        "if not here and reads < 128 then lq, lt = m[2] .. ':waiters', m[3] here = live(lq, kind, lt) end " \
+    "end " \
+    "if not here then call('DEL', KEYS[2]) return {0} end " \
+    "local mine = {} " \
     "local function hkey(stem, h) return stem .. ':holder:' .. redis.sha1hex(h) end " \
-    "for i = 7, #ARGV - 1, 2 do mine[hkey(ARGV[i], ARGV[i + 1])] = true end " \
-    "local first = holders(KEYS[1], ARGV[2], kind) " \
-    "for _, h in ipairs(first) do " \
-        "if not mine[hkey(ARGV[2], h)] then stack[#stack + 1] = {ARGV[2], h, 0} end " \
-    "end " \
-    "if #first > 0 and #stack == 0 then call('DEL', KEYS[2]) return {0} end " \
-    "while #stack > 0 and reads + 5 <= 128 do " \
-        "local e = table.remove(stack) " \
+    "for i = 8 + 3 * nx, #ARGV - 1, 2 do mine[hkey(ARGV[i], ARGV[i + 1])] = true end " \
+    "local me = {orw = kind == 'p', edges = {}} " \
+    "local first = {} " \
+    "me.unknown = waits(kind, KEYS[1], ARGV[2], ARGV[4], more, first) " \
+    "local own = 0 " \
+    "for _, e in ipairs(first) do " \
         "local hk = hkey(e[1], e[2]) " \
-        "if mine[hk] then " \
-            "local path, i = {}, e[3] " \
-            "while i > 0 do table.insert(path, 1, nodes[i]) i = nodes[i][4] end " \
-            "local out = {2, ARGV[4], KEYS[1]} " \
-            "for _, n in ipairs(path) do out[#out + 1] = n[3] out[#out + 1] = n[2] out[#out + 1] = n[1] end " \
-            "call('DEL', KEYS[2]) " \
-            "return out " \
-        "end " \
-        "local r = pcall('GET', hk) " \
-        "reads = reads + 1 " \
-        "if type(r) == 'string' and not seen[r] then " \
-            "seen[r] = true " \
-            "local rec = pcall('HMGET', r, 'k', 's', 'p', 't', 'l', 'q', 'm') " \
+        "if mine[hk] then own = own + 1 else me.edges[#me.edges + 1] = {hk, e[3], e[4]} end " \
+    "end " \
+    "if own > 0 and #me.edges == 0 and not me.unknown then call('DEL', KEYS[2]) return {0} end " \
+    "if own > 0 and me.orw then me.unknown = true end " \
+    "local nodes, byrec, res, queue = {}, {}, {}, {} " \
+    "for _, e in ipairs(me.edges) do queue[#queue + 1] = e[1] end " \
+    "local qi = 1 " \
+    "while qi <= #queue and reads <= 121 do " \
+        "local hk = queue[qi] " \
+        "qi = qi + 1 " \
+        "if res[hk] == nil and not mine[hk] then " \
+            "res[hk] = false " \
+            "local r = pcall('GET', hk) " \
             "reads = reads + 1 " \
-            "if type(rec) == 'table' and type(rec[1]) == 'string' and type(rec[2]) == 'string' and " \
-                "type(rec[4]) == 'string' and type(rec[6]) == 'string' and live(rec[6], rec[7], rec[4]) then " \
-                "nodes[#nodes + 1] = {rec[1], rec[3] or '0', rec[5] or '?', e[3]} " \
-                "local me = #nodes " \
-                "for _, x in ipairs(holders(rec[1], rec[2], rec[7])) do stack[#stack + 1] = {rec[2], x, me} end " \
+            "if type(r) == 'string' then " \
+                "if byrec[r] ~= nil then res[hk] = byrec[r] " \
+                "else " \
+                    "byrec[r] = false " \
+                    "local rec = pcall('HMGET', r, 'k', 's', 'p', 't', 'l', 'q', 'm', 'n') " \
+                    "reads = reads + 1 " \
+                    "if type(rec) == 'table' and type(rec[1]) == 'string' and type(rec[2]) == 'string' and " \
+                        "type(rec[4]) == 'string' and type(rec[6]) == 'string' and type(rec[7]) == 'string' and " \
+                        "live(rec[6], rec[7], rec[4]) then " \
+                        "local rmore, n = {}, tonumber(rec[8]) or 0 " \
+                        "if n > 0 then " \
+                            "local f = {} " \
+                            "for j = 1, n do f[#f + 1] = 'k' .. j f[#f + 1] = 's' .. j end " \
+                            "local x = pcall('HMGET', r, unpack(f)) " \
+                            "reads = reads + 1 " \
+                            "if type(x) == 'table' then " \
+                                "for j = 1, 2 * n, 2 do " \
+                                    "if type(x[j]) == 'string' and type(x[j + 1]) == 'string' then rmore[#rmore + 1] = {x[j], x[j + 1]} end " \
+                                "end " \
+                            "end " \
+                        "end " \
+                        "local out = {} " \
+                        "local nd = {orw = rec[7] == 'p', lab = rec[5] or '?', edges = {}} " \
+                        "nd.unknown = waits(rec[7], rec[1], rec[2], rec[3] or '0', rmore, out) " \
+                        "if nd.orw and #rmore < n then nd.unknown = true end " \
+                        "nodes[#nodes + 1] = nd " \
+                        "byrec[r] = #nodes " \
+                        "res[hk] = #nodes " \
+                        "for _, e in ipairs(out) do " \
+                            "local h2 = hkey(e[1], e[2]) " \
+                            "nd.edges[#nd.edges + 1] = {h2, e[3], e[4]} " \
+                            "queue[#queue + 1] = h2 " \
+                        "end " \
+                    "end " \
+                "end " \
             "end " \
         "end " \
     "end " \
-    "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', tok, 'l', ARGV[5], 'q', KEYS[3], 'm', kind) " \
+    "local prog = {} " \
+    "local function can(hk) " \
+        "if mine[hk] then return false end " \
+        "local x = res[hk] " \
+        "return not x or prog[x] == true " \
+    "end " \
+    "local function free(nd) " \
+        "if #nd.edges == 0 or nd.unknown then return true end " \
+        "for _, e in ipairs(nd.edges) do " \
+            "if can(e[1]) == nd.orw then return nd.orw end " \
+        "end " \
+        "return not nd.orw " \
+    "end " \
+    "local changed = true " \
+    "while changed do " \
+        "changed = false " \
+        "for i, nd in ipairs(nodes) do " \
+            "if not prog[i] and free(nd) then prog[i] = true changed = true end " \
+        "end " \
+    "end " \
+    "if not free(me) then " \
+        "local from, via, bq, at = {}, {}, {}, 1 " \
+        "local function reach(j, e, i) " \
+            "if from[j] == nil and not prog[j] then from[j] = i via[j] = e bq[#bq + 1] = j end " \
+        "end " \
+        "for _, e in ipairs(me.edges) do if res[e[1]] then reach(res[e[1]], e, 0) end end " \
+        "while at <= #bq do " \
+            "local i = bq[at] " \
+            "at = at + 1 " \
+            "for _, e in ipairs(nodes[i].edges) do " \
+                "if mine[e[1]] then " \
+                    "local path, j = {e}, i " \
+                    "while j > 0 do table.insert(path, 1, j) table.insert(path, 1, via[j]) j = from[j] end " \
+                    "local out = {2} " \
+                    "for x = 1, #path, 2 do " \
+                        "out[#out + 1] = path[x][3] " \
+                        "out[#out + 1] = path[x][2] " \
+                        "if path[x + 1] then out[#out + 1] = nodes[path[x + 1]].lab end " \
+                    "end " \
+                    "call('DEL', KEYS[2]) " \
+                    "return out " \
+                "end " \
+                "if res[e[1]] then reach(res[e[1]], e, i) end " \
+            "end " \
+        "end " \
+    "end " \
+    "call('DEL', KEYS[2]) " \
+    "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', lt, 'l', ARGV[5], 'q', lq, 'm', kind) " \
+    "for j, m in ipairs(more) do call('HSET', KEYS[2], 'n', j, 'k' .. j, m[1], 's' .. j, m[2]) end " \
     "call('PEXPIRE', KEYS[2], ARGV[3]) " \
     "for k in pairs(mine) do call('SET', k, KEYS[2], 'PX', ARGV[3]) end " \
     "return {1}"
@@ -1020,6 +1134,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
-#define DL_SCRIPT_DEADLOCK_SHA "4b04adbfff349fa2523744451f9cc11f2f21c567"
+#define DL_SCRIPT_DEADLOCK_SHA "c9d25bebc3b3d6c77f68f18a3244c3c02bc57f78"
 
 #endif
