@@ -585,7 +585,8 @@ $cOn = median($S1['on']['us']);
 $cOff = median($S1['off']['us']);
 $sOn = median($S1['srv-on']['per_reg']);
 $sOff = median($S1['srv-off']['per_reg']);
-$holds = count(array_filter($captured['check'], fn ($a) => str_contains($a, ':holder:')));
+// EVALSHA sha 3 K R L, then ARGV token stem window offset label kind nx, nx triples, then (stem, token) per hold
+$holds = intdiv(count($captured['check']) - 13 - 3 * (int) $captured['check'][12], 2);
 // the same check with the default prefix "lock:" (and the same names): its keys shorter, ARGV[4] (the prefix's length) "5"
 $dflt = array_map(fn ($a) => str_replace($PREFIX, 'lock:', $a), $captured['check']);
 $dflt[3 + (int) $captured['check'][2] + 3] = '5';

@@ -91,7 +91,7 @@ namespace {
          *   wait closes a cycle of waits across processes: this process holds a name that the holder
          *   of $name waits for, directly or through others; at the registration that closes it (fair
          *   and fenced waits from their first re-registration, within about 2 s) (docs/deadlocks.md;
-         *   mutexes and readers-writer names on one server or Sentinel; option deadlock_detection)
+         *   every kind of lock on one server or Sentinel; option deadlock_detection)
          * @throws \DistLock\ConnectionException on connect, auth, I/O, timeout or protocol errors
          *   (an acquire whose reply was lost is first undone with the same token)
          * @throws \DistLock\QuorumException (a ConnectionException) with Redlock, when more masters
@@ -198,6 +198,10 @@ namespace {
          *   count, and while asking, its own permits count against the limit too (a token this
          *   instance holds permits with: LogicException, restorePermits() gives another handle)
          * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\DeadlockException (a LockTimeoutException) when this wait is in a knot:
+         *   every holder of $name's permits that could free it waits, directly or through others,
+         *   for what this process holds (one holder that can still release is no deadlock; from
+         *   the first re-registration, within about 2 s; docs/deadlocks.md)
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for a bad name or token, a limit or permits out of range, ttl/wait
          *   out of range, or a Redlock instance
@@ -250,6 +254,10 @@ namespace {
          * @param array $names 1 to 64 distinct lock names (strings)
          * @return list<DistLock\Lock> one handle per name, in the order of $names
          * @throws \DistLock\LockTimeoutException when the wait ran out (nothing is held then)
+         * @throws \DistLock\DeadlockException (a LockTimeoutException; nothing is held then) when
+         *   this wait, for the holders of all the names it found taken, closes a cycle of waits
+         *   across processes (from its first re-registration, within about 2 s; on one server or
+         *   Sentinel; docs/deadlocks.md)
          * @throws \DistLock\ConnectionException on network errors (nothing is held then)
          * @throws \LogicException when this instance already holds one of the names
          * @throws \TypeError for a name that is not a string
@@ -712,11 +720,13 @@ namespace DistLock {
     class LockTimeoutException extends Exception {}
 
     /**
-     * lock() was not waited out: its registration as a waiter closed a cycle of waits across
-     * processes (or ZTS threads), so no wait could have ended it before a lease ran out
+     * A wait was not waited out: its registration as a waiter closed a cycle of waits across
+     * processes (or ZTS threads), or for a semaphore's wait a knot (every holder that could
+     * free it blocked in the same set), so no wait could have ended it before a lease ran out
      * (docs/deadlocks.md). Thrown from the registration's own reply, without blocking, to
-     * exactly one waiter of the cycle: the one whose registration closed it (fair, fenced and
-     * readers-writer waits are checked from their first re-registration, within about 2 s). The
+     * exactly one waiter of the cycle: the one whose registration closed it (fair, fenced,
+     * readers-writer, semaphore and lockAll() waits are checked from their first
+     * re-registration, within about 2 s). The
      * message names the cycle: 'Deadlock detected: this process (pid 200) waits for
      * "account:9", held by pid 100 on web-3, which waits for "account:7", held by this
      * process (pid 200)'. A LockTimeoutException, so existing catch blocks keep working;
