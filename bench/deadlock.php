@@ -585,8 +585,8 @@ $cOn = median($S1['on']['us']);
 $cOff = median($S1['off']['us']);
 $sOn = median($S1['srv-on']['per_reg']);
 $sOff = median($S1['srv-off']['per_reg']);
-// EVALSHA sha 3 K R L, then ARGV token stem window offset label kind nx, nx triples, then (stem, token) per hold
-$holds = intdiv(count($captured['check']) - 13 - 3 * (int) $captured['check'][12], 2);
+// EVALSHA sha 3 K R L, then ARGV token stem window offset label kind limit permits nx, nx triples, then (stem, token) per hold
+$holds = intdiv(count($captured['check']) - 15 - 3 * (int) $captured['check'][14], 2);
 // the same check with the default prefix "lock:" (and the same names): its keys shorter, ARGV[4] (the prefix's length) "5"
 $dflt = array_map(fn ($a) => str_replace($PREFIX, 'lock:', $a), $captured['check']);
 $dflt[3 + (int) $captured['check'][2] + 3] = '5';

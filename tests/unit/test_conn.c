@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
@@ -2469,6 +2470,176 @@ static void *multi_worker(void *arg)
     return NULL;
 }
 
+/* ---- the deadlock check's decision, on a real server --------------------- */
+
+/* A wait record <name>{<name>}:waitfor:<rec> of kind kind for name, live in that name's
+ * waiters (ZSET) with the waiting token <rec>t; a semaphore's limit 2, 1 permit asked. */
+static void dl_record(dl_conn_t *c, const char *rec, const char *name, const char *kind)
+{
+    char stem[64], q[80], tok[64], label[64], far[32];
+    dl_reply_t r;
+    snprintf(stem, sizeof(stem), "%s{%s}", name, name);
+    snprintf(q, sizeof(q), "%s:waiters", stem);
+    snprintf(tok, sizeof(tok), "%st", rec);
+    snprintf(label, sizeof(label), "L%s", rec);
+    snprintf(far, sizeof(far), "%lld", (long long)time(NULL) * 1000 + 600000);
+    ok_cmd(c, &r, 16, "HSET", rec, "k", name, "s", stem, "p", "0", "t", tok, "l", label, "q", q, "m", kind);
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 6, "HSET", rec, "c", "2", "w", "1");
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 4, "ZADD", q, far, tok);
+    dl_reply_free(&r);
+}
+
+/* The holder key of token tok on name (named by the token's SHA1, as the check names it) -> rec. */
+static void dl_holder(dl_conn_t *c, const char *name, const char *tok, const char *rec)
+{
+    char stem[64];
+    dl_reply_t r;
+    snprintf(stem, sizeof(stem), "%s{%s}", name, name);
+    ok_cmd(c, &r, 7, "EVAL", "redis.call('SET', KEYS[1] .. ':holder:' .. redis.sha1hex(ARGV[1]), ARGV[2])", "1", stem,
+           tok, rec);
+    dl_reply_free(&r);
+}
+
+/* The check for a waiter (token "wt", live in name's waiters) of kind on name, holding A (token "ta"):
+ * its reply's first element (0, 1 or 2). */
+static long long dl_check(dl_conn_t *c, const char *name, const char *kind, const char *limit)
+{
+    char stem[64], rec[80], q[80], far[32];
+    const char *argv[17];
+    size_t len[17];
+    dl_cmd_t command;
+    dl_reply_t r;
+    dl_error_t err;
+    dl_transport_t t = dl_conn_transport(c);
+    long long v;
+    int i;
+    snprintf(stem, sizeof(stem), "%s{%s}", name, name);
+    snprintf(rec, sizeof(rec), "%s:waitfor:W", stem);
+    snprintf(q, sizeof(q), "%s:waiters", stem);
+    snprintf(far, sizeof(far), "%lld", (long long)time(NULL) * 1000 + 600000);
+    ok_cmd(c, &r, 4, "ZADD", q, far, "wt");
+    dl_reply_free(&r);
+    {
+        const char *a[17] = {"EVAL", DL_SCRIPT_DEADLOCK, "3", name, rec, q, "wt", stem, "3000", "0", "W", kind,
+                             limit, "1", "0", "dlfxA{dlfxA}", "ta"};
+        for (i = 0; i < 17; i++) {
+            argv[i] = a[i];
+            len[i] = strlen(a[i]);
+        }
+    }
+    command.argc = 17;
+    command.argv = argv;
+    command.argvlen = len;
+    assert_int_equal(t.call(t.impl, 1, &command, &r, 0, &err), DL_OK);
+    if (r.type != DL_REPLY_ARRAY || r.elements < 1 || r.element[0].type != DL_REPLY_INTEGER) {
+        fail_msg("the check answered type %d: %s", r.type, r.type == DL_REPLY_ERROR ? r.str : "");
+    }
+    v = r.element[0].integer;
+    dl_reply_free(&r);
+    return v;
+}
+
+/* Deletes this test's keys (every name is dlfx...: the server is shared with the other tests). */
+static void dl_clean(dl_conn_t *c)
+{
+    dl_reply_t r;
+    ok_cmd(c, &r, 3, "EVAL", "for _, k in ipairs(redis.call('KEYS', 'dlfx*')) do redis.call('DEL', k) end", "0");
+    dl_reply_free(&r);
+}
+
+/* A semaphore P (limit 2; its ZSET without the marker member, which the check skips) held by t1
+ * and t2, A held by us ("ta"). */
+static void dl_sema_scene(dl_conn_t *c)
+{
+    char far[32];
+    dl_reply_t r;
+    snprintf(far, sizeof(far), "%lld", (long long)time(NULL) * 1000 + 600000);
+    dl_clean(c);
+    ok_cmd(c, &r, 3, "SET", "dlfxA", "ta");
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 6, "ZADD", "dlfxP", far, "t1", far, "t2");
+    dl_reply_free(&r);
+}
+
+/*
+ * DL_SCRIPT_DEADLOCK's least fixpoint (issue 47; docs/deadlocks.md), each case built by hand
+ * on a real server: a semaphore wait (an OR-wait) is reported only in a knot, however long,
+ * and not while a holder can progress, a permit is free, or a holder is unread (more than 32);
+ * weighted permits count; a mutex wait blocked only by somebody else's cycle is not reported.
+ */
+static void test_deadlock_check_fixpoint_real(void **state)
+{
+    dl_conn_t *c;
+    dl_reply_t r;
+    char far[32], h[16], rec[24];
+    int i;
+    (void)state;
+    NEED_SERVER();
+    c = local();
+
+    dl_sema_scene(c);                                     /* t1 waits for A (ours), t2 does not wait */
+    dl_holder(c, "dlfxP", "t1", "dlfxR1"); dl_record(c, "dlfxR1", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 1);      /* t2 can release: no deadlock */
+    dl_holder(c, "dlfxP", "t2", "dlfxR2"); dl_record(c, "dlfxR2", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 2);      /* both wait for us: a knot */
+    assert_int_equal(dl_check(c, "dlfxP", "p", "3"), 1);      /* ... but a permit is free */
+    ok_cmd(c, &r, 6, "HSET", "dlfxP{dlfxP}:permits", "t1", "2", "+", "1");
+    dl_reply_free(&r);
+    assert_int_equal(dl_check(c, "dlfxP", "p", "3"), 2);      /* t1 holds 2 of the 3: full again */
+
+    dl_sema_scene(c);                                     /* t2 waits for B, whose holder waits for A */
+    dl_holder(c, "dlfxP", "t1", "dlfxR1"); dl_record(c, "dlfxR1", "dlfxA", "m");
+    dl_holder(c, "dlfxP", "t2", "dlfxR2"); dl_record(c, "dlfxR2", "dlfxB", "m");
+    ok_cmd(c, &r, 3, "SET", "dlfxB", "bx");
+    dl_reply_free(&r);
+    dl_holder(c, "dlfxB", "bx", "dlfxR3"); dl_record(c, "dlfxR3", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 2);      /* a longer knot */
+    ok_cmd(c, &r, 3, "ZREM", "dlfxA{dlfxA}:waiters", "dlfxR3t");
+    dl_reply_free(&r);
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 1);      /* its record no longer live: bx can progress */
+
+    dl_sema_scene(c);                                     /* t2 waits for a semaphore Q2 of y and z */
+    dl_holder(c, "dlfxP", "t1", "dlfxR1"); dl_record(c, "dlfxR1", "dlfxA", "m");
+    dl_holder(c, "dlfxP", "t2", "dlfxR2"); dl_record(c, "dlfxR2", "dlfxQ2", "p");
+    snprintf(far, sizeof(far), "%lld", (long long)time(NULL) * 1000 + 600000);
+    ok_cmd(c, &r, 6, "ZADD", "dlfxQ2", far, "y", far, "z");
+    dl_reply_free(&r);
+    dl_holder(c, "dlfxQ2", "z", "dlfxR4"); dl_record(c, "dlfxR4", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 1);      /* y does not wait: t2 can progress */
+    dl_holder(c, "dlfxQ2", "y", "dlfxR5"); dl_record(c, "dlfxR5", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 2);      /* now every way out is blocked */
+
+    dl_sema_scene(c);                                     /* 33 holders, all waiting for A: one unread */
+    ok_cmd(c, &r, 4, "ZREM", "dlfxP", "t1", "t2");
+    dl_reply_free(&r);
+    for (i = 1; i <= 33; i++) {
+        snprintf(h, sizeof(h), "h%d", i);
+        snprintf(rec, sizeof(rec), "dlfxRH%d", i);
+        ok_cmd(c, &r, 4, "ZADD", "dlfxP", far, h);
+        dl_reply_free(&r);
+        dl_holder(c, "dlfxP", h, rec); dl_record(c, rec, "dlfxA", "m");
+    }
+    assert_int_equal(dl_check(c, "dlfxP", "p", "40"), 1);     /* (a limit with room would say so too) */
+    assert_int_equal(dl_check(c, "dlfxP", "p", "33"), 1);     /* full, but the 33rd holder is not read */
+
+    dl_clean(c);                                          /* a mutex wait behind someone else's cycle */
+    ok_cmd(c, &r, 3, "SET", "dlfxN", "h1"); dl_reply_free(&r);
+    ok_cmd(c, &r, 3, "SET", "dlfxM", "h2"); dl_reply_free(&r);
+    ok_cmd(c, &r, 3, "SET", "dlfxC", "h3"); dl_reply_free(&r);
+    dl_holder(c, "dlfxN", "h1", "dlfxR1"); dl_record(c, "dlfxR1", "dlfxM", "m");
+    dl_holder(c, "dlfxM", "h2", "dlfxR2"); dl_record(c, "dlfxR2", "dlfxC", "m");
+    dl_holder(c, "dlfxC", "h3", "dlfxR3"); dl_record(c, "dlfxR3", "dlfxM", "m");
+    assert_int_equal(dl_check(c, "dlfxN", "m", "0"), 1);      /* M and C wait for each other, not for us */
+    ok_cmd(c, &r, 3, "SET", "dlfxA", "ta"); dl_reply_free(&r);
+    dl_record(c, "dlfxR2", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxN", "m", "0"), 2);      /* M's holder waits for our A now: a cycle */
+
+    dl_clean(c);
+    dl_conn_free(c);
+}
+
 /* Two callers taking {A, B} and {B, A} at once never deadlock and never hold
  * both at the same time, by the one-script way and by the ordered way. */
 static void test_multi_opposite_orders_no_deadlock(void **state)
@@ -2541,6 +2712,7 @@ int main(void)
         cmocka_unit_test(test_multi_release_real),
         cmocka_unit_test(test_multi_waiter_woken_by_release),
         cmocka_unit_test(test_multi_opposite_orders_no_deadlock),
+        cmocka_unit_test(test_deadlock_check_fixpoint_real),
     };
     port = p && *p ? atoi(p) : 0;
     if (!port) {

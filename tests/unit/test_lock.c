@@ -4022,9 +4022,13 @@ static void expect_deadlock_check(const rec_cmd_t *c, int eval, const dl_lease_t
     size_t q_len = l->kind == DL_LEASE_SHARED ? l->rwaiters_key_len : l->fair ? l->alive_key_len : l->waiters_key_len;
     snprintf(off, sizeof(off), "%zu", l->name_off);
     /* the hold as its stem and its token: the script names its holder key by the token's digest */
-    expect_cmd(c, 15, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
+    char limit[24], permits[24];
+    snprintf(limit, sizeof(limit), "%lld", l->kind == DL_LEASE_PERMITS ? l->limit : 0);
+    snprintf(permits, sizeof(permits), "%lld", l->kind == DL_LEASE_PERMITS ? l->permits : 0);
+    expect_cmd(c, 17, S(eval ? "EVAL" : "EVALSHA"), S(eval ? DL_SCRIPT_DEADLOCK : DL_SCRIPT_DEADLOCK_SHA), S("3"),
                K(l, key), rec, (size_t)m, q, q_len, K(l, token), l->wake_key, l->wake_key_len - 5, S("3000"), S(off),
-               S("pid 7 on h"), S(kind), S("0"), held->wake_key, held->wake_key_len - 5, K(held, token));
+               S("pid 7 on h"), S(kind), S(limit), S(permits), S("0"), held->wake_key, held->wake_key_len - 5,
+               K(held, token));
 }
 
 /* A waiter on l that holds one other lease (held), with the check's options set. Not copied
@@ -4258,9 +4262,9 @@ static void test_deadlock_multi_lock_checked(void **state)
     assert_string_equal(x.err.msg, "Deadlock detected: me waits for \"w\", held by me");
     assert_int_equal(f->calls[0].n, 1);                    /* the first attempt: no check */
     assert_int_equal(f->calls[2].n, 2);
-    expect_cmd(&f->calls[2].cmd[1], 18, S("EVALSHA"), S(DL_SCRIPT_DEADLOCK_SHA), S("3"), K(x.l, key), rec, (size_t)n,
+    expect_cmd(&f->calls[2].cmd[1], 20, S("EVALSHA"), S(DL_SCRIPT_DEADLOCK_SHA), S("3"), K(x.l, key), rec, (size_t)n,
                K(x.l, waiters_key), K(x.l, token), x.l->wake_key, x.l->wake_key_len - 5, S("3000"), S("5"),
-               S("pid 7 on h"), S("a"), S("1"), K(m[1], key), m[1]->wake_key, m[1]->wake_key_len - 5, K(m[1], token),
+               S("pid 7 on h"), S("a"), S("0"), S("0"), S("1"), K(m[1], key), m[1]->wake_key, m[1]->wake_key_len - 5, K(m[1], token),
                x.held->wake_key, x.held->wake_key_len - 5, K(x.held, token));
     assert_int_equal(count_where(f, p_blpop), 1);
     dl_lease_free(m[1]);

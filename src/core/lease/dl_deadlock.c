@@ -79,6 +79,9 @@ static dl_status_t command(dl_deadlock_call_t *dc, size_t nl, const dl_lease_t *
     add(dc, dc->off, dl_cmd_int(dc->off, (long long)lease->name_off));
     add(dc, d->label, strlen(d->label) < DL_DEADLOCK_LABEL_MAX ? strlen(d->label) : DL_DEADLOCK_LABEL_MAX);
     add(dc, kind, 1);
+    /* a semaphore waiter's limit and the permits it asks (a free permit lets it progress) */
+    add(dc, dc->limit, dl_cmd_int(dc->limit, lease->kind == DL_LEASE_PERMITS ? lease->limit : 0));
+    add(dc, dc->permits, dl_cmd_int(dc->permits, lease->kind == DL_LEASE_PERMITS ? lease->permits : 0));
     add(dc, dc->nx, dl_cmd_int(dc->nx, (long long)(nl - 1)));
     for (i = 1; i < nl; i++) {   /* a multi-lock's further names: name, stem, token */
         add(dc, leases[i]->key, leases[i]->key_len);

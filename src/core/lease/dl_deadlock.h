@@ -51,11 +51,11 @@ typedef struct dl_deadlock_opts {
 
 /* One deadlock check call: its argument vector and the keys it built (dl_deadlock_call_free). */
 typedef struct dl_deadlock_call {
-    const char *argv[13 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
-    size_t argvlen[13 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
+    const char *argv[15 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
+    size_t argvlen[15 + 3 * DL_DEADLOCK_NAMES_MAX + 2 * DL_DEADLOCK_HOLDS_MAX];
     int argc;
     char *buf;          /* R (malloc'd) */
-    char window[24], off[24], nx[24];
+    char window[24], off[24], limit[24], permits[24], nx[24];
 } dl_deadlock_call_t;
 
 /*

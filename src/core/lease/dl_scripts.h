@@ -889,7 +889,8 @@
  * token -> expiry, or in fair mode FA, a HASH token -> "expiry:ttl:fence").
  * ARGV token (the waiting one), stem, record window ms, name offset (the
  * prefix's length, for messages), label (how others' messages name this
- * thread), our kind, nx; then nx triples (name, stem, token) of the further
+ * thread), our kind, a semaphore's limit and the permits we ask (else 0 0),
+ * nx; then nx triples (name, stem, token) of the further
  * names of a multi-lock (kind 'a'; each has its own token and its own Q
  * <stem>:waiters); then for each lease this thread holds, its stem and its
  * token. A lease's holder key is <stem>:holder:<sha1hex of its token>: a
@@ -906,8 +907,12 @@
  *             readers), every live reader too;
  *   'a'       a multi-lock: the holder of each of its names;
  *   'p'       a semaphore's permits: ANY of its holders (an OR-wait: one
- *             release may free it); every other kind waits for ALL of its
- *             holders (an AND-wait: one of them blocked for good blocks it).
+ *             release may free it), and none while the permits in use
+ *             (<stem>:permits counts those above one a holder) leave room
+ *             for ours: a permit freed since we registered is ours at our
+ *             next attempt (found by tests/model/deadlock.pml); every other
+ *             kind waits for ALL of its holders (an AND-wait: one of them
+ *             blocked for good blocks it).
  * The walk goes breadth first from our edges: a holder's holder key -> the
  * wait record its thread published -> that record's edges -> ... A record
  * counts only while its waiter is live in its L (a grant, a hand-over, a
@@ -939,7 +944,7 @@
 #define DL_SCRIPT_DEADLOCK \
     "local call, pcall, tok, kind = redis.call, redis.pcall, ARGV[1], ARGV[6] " \
     "local t = call('TIME') local now = " DL_LUA_NOW_MS " " \
-    "local reads, nx = 0, tonumber(ARGV[7]) " \
+    "local reads, nx = 0, tonumber(ARGV[9]) " \
     "local function live(l, kd, who) " \
         "local s " \
         "if kd == 'f' then s = pcall('HGET', l, who) if type(s) == 'string' then s = string.match(s, '^%d+') end " \
@@ -947,7 +952,7 @@
         "reads = reads + 1 " \
         "return type(s) == 'string' and tonumber(s) > now " \
     "end " \
-    "local function holders(k, st, kd, off, out) " \
+    "local function holders(k, st, kd, off, out, lim, want) " \
         "local v = pcall('GET', k) " \
         "reads = reads + 1 " \
         "local h " \
@@ -968,22 +973,32 @@
             "if type(r) == 'table' then for _, x in ipairs(r) do out[#out + 1] = {st, x, k, off} end end " \
         "end " \
         "if kd ~= 'p' then return false end " \
-        "if type(v) == 'table' and v.err and string.sub(v.err, 1, 9) == 'WRONGTYPE' then " \
+        "local used, lm, wn = 0, tonumber(lim), tonumber(want) " \
+        "if not lm or not wn then return true end " \
+        "if h then used = 1 " \
+        "elseif type(v) == 'table' and v.err and string.sub(v.err, 1, 9) == 'WRONGTYPE' then " \
             "local r = pcall('ZRANGE', k, '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 33) " \
             "reads = reads + 1 " \
             "if type(r) ~= 'table' or r.err or #r > 32 then return true end " \
-            "for _, x in ipairs(r) do if x ~= '\\0S' then out[#out + 1] = {st, x, k, off} end end " \
-            "return false " \
-        "end " \
-        "return v ~= false and not h " \
+            "local hs = {} " \
+            "for _, x in ipairs(r) do if x ~= '\\0S' then out[#out + 1] = {st, x, k, off} hs[#hs + 1] = x end end " \
+            "used = #hs " \
+            "if #hs > 0 then " \
+                "local e = pcall('HMGET', st .. ':permits', unpack(hs)) " \
+                "reads = reads + 1 " \
+                "if type(e) ~= 'table' or e.err then return true end " \
+                "for i = 1, #hs do if e[i] then used = used + (tonumber(e[i]) or 1) - 1 end end " \
+            "end " \
+        "elseif v then return true end " \
+        "return lm - used >= wn " \
     "end " \
-    "local function waits(kd, k, st, off, more, out) " \
-        "local unknown = holders(k, st, kd == 'a' and 'm' or kd, off, out) " \
+    "local function waits(kd, k, st, off, more, out, lim, want) " \
+        "local unknown = holders(k, st, kd == 'a' and 'm' or kd, off, out, lim, want) " \
         "for _, m in ipairs(more) do if reads < 128 then holders(m[1], m[2], 'm', off, out) end end " \
         "return unknown " \
     "end " \
     "local lq, lt, more = KEYS[3], tok, {} " \
-    "for i = 8, 7 + 3 * nx, 3 do more[#more + 1] = {ARGV[i], ARGV[i + 1], ARGV[i + 2]} end " \
+    "for i = 10, 9 + 3 * nx, 3 do more[#more + 1] = {ARGV[i], ARGV[i + 1], ARGV[i + 2]} end " \
     "local here = live(lq, kind, lt) " \
     "for _, m in ipairs(more) do " \
         "if not here and reads < 128 then lq, lt = m[2] .. ':waiters', m[3] here = live(lq, kind, lt) end " \
@@ -991,10 +1006,10 @@
     "if not here then call('DEL', KEYS[2]) return {0} end " \
     "local mine = {} " \
     "local function hkey(stem, h) return stem .. ':holder:' .. redis.sha1hex(h) end " \
-    "for i = 8 + 3 * nx, #ARGV - 1, 2 do mine[hkey(ARGV[i], ARGV[i + 1])] = true end " \
+    "for i = 10 + 3 * nx, #ARGV - 1, 2 do mine[hkey(ARGV[i], ARGV[i + 1])] = true end " \
     "local me = {orw = kind == 'p', edges = {}} " \
     "local first = {} " \
-    "me.unknown = waits(kind, KEYS[1], ARGV[2], ARGV[4], more, first) " \
+    "me.unknown = waits(kind, KEYS[1], ARGV[2], ARGV[4], more, first, ARGV[7], ARGV[8]) " \
     "local own = 0 " \
     "for _, e in ipairs(first) do " \
         "local hk = hkey(e[1], e[2]) " \
@@ -1016,7 +1031,7 @@
                 "if byrec[r] ~= nil then res[hk] = byrec[r] " \
                 "else " \
                     "byrec[r] = false " \
-                    "local rec = pcall('HMGET', r, 'k', 's', 'p', 't', 'l', 'q', 'm', 'n') " \
+                    "local rec = pcall('HMGET', r, 'k', 's', 'p', 't', 'l', 'q', 'm', 'n', 'c', 'w') " \
                     "reads = reads + 1 " \
                     "if type(rec) == 'table' and type(rec[1]) == 'string' and type(rec[2]) == 'string' and " \
                         "type(rec[4]) == 'string' and type(rec[6]) == 'string' and type(rec[7]) == 'string' and " \
@@ -1035,7 +1050,7 @@
                         "end " \
                         "local out = {} " \
                         "local nd = {orw = rec[7] == 'p', lab = rec[5] or '?', edges = {}} " \
-                        "nd.unknown = waits(rec[7], rec[1], rec[2], rec[3] or '0', rmore, out) " \
+                        "nd.unknown = waits(rec[7], rec[1], rec[2], rec[3] or '0', rmore, out, rec[9], rec[10]) " \
                         "if nd.orw and #rmore < n then nd.unknown = true end " \
                         "nodes[#nodes + 1] = nd " \
                         "byrec[r] = #nodes " \
@@ -1097,7 +1112,7 @@
         "end " \
     "end " \
     "call('DEL', KEYS[2]) " \
-    "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', lt, 'l', ARGV[5], 'q', lq, 'm', kind) " \
+    "call('HSET', KEYS[2], 'k', KEYS[1], 's', ARGV[2], 'p', ARGV[4], 't', lt, 'l', ARGV[5], 'q', lq, 'm', kind, 'c', ARGV[7], 'w', ARGV[8]) " \
     "for j, m in ipairs(more) do call('HSET', KEYS[2], 'n', j, 'k' .. j, m[1], 's' .. j, m[2]) end " \
     "call('PEXPIRE', KEYS[2], ARGV[3]) " \
     "for k in pairs(mine) do call('SET', k, KEYS[2], 'PX', ARGV[3]) end " \
@@ -1134,6 +1149,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
-#define DL_SCRIPT_DEADLOCK_SHA "c9d25bebc3b3d6c77f68f18a3244c3c02bc57f78"
+#define DL_SCRIPT_DEADLOCK_SHA "62085e01696ffeaec8da864e97511deeab9fdd44"
 
 #endif
