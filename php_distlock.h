@@ -17,7 +17,7 @@ typedef struct php_distlock_stats {
     zend_long acquired;           /* grants, reentrant ones included */
     zend_long contended;          /* attempts that found the name held by another owner */
     zend_long timeouts;           /* lock() calls whose wait ran out */
-    zend_long deadlocks;          /* lock() calls not waited: their wait closed a cycle (DeadlockException) */
+    zend_long deadlocks;          /* waits not waited out: each closed a cycle or knot (DeadlockException) */
     zend_long released;           /* leases deleted by their owner */
     zend_long lost;               /* release/refresh/status found the lease gone */
     zend_long refreshed;          /* successful refreshes */

@@ -135,6 +135,10 @@ namespace {
          * @param string|null $token the owner token, 1 to 128 bytes (as lock()); null: a fresh one
          *   from the CSPRNG. A token that holds a shared lease already refreshes it when granted
          * @throws \DistLock\LockTimeoutException when the wait ran out
+         * @throws \DistLock\DeadlockException (a LockTimeoutException) when this wait closes a cycle
+         *   of waits across processes: the writer, or while an exclusive waiter is queued (writer
+         *   preference) a reader, waits for what this process holds; from the first
+         *   re-registration, within about 2 s (docs/deadlocks.md)
          * @throws \DistLock\ConnectionException on network errors
          * @throws \ValueError for an empty or too long name or token, ttl/wait out of range, or a
          *   Redlock instance (shared locks need one server, Sentinel or Cluster; the message says why)
@@ -164,6 +168,8 @@ namespace {
          *
          * @param string|null $token the owner token, as lock()
          * @throws \DistLock\LockTimeoutException|\DistLock\ConnectionException|\ValueError as lockShared()
+         * @throws \DistLock\DeadlockException when this wait closes a cycle: the writer or any reader
+         *   waits for what this process holds (an exclusive waiter needs every reader gone)
          * @throws \DistLock\LockKindException as lockShared()
          * @throws \LogicException at once when this instance holds $name shared and others do too
          *   (or it holds it shared under two tokens): the upgrade would wait for them

@@ -2573,7 +2573,7 @@ static void test_deadlock_check_fixpoint_real(void **state)
 {
     dl_conn_t *c;
     dl_reply_t r;
-    char far[32], h[16], rec[24];
+    char far[32], h[16];
     int i;
     (void)state;
     NEED_SERVER();
@@ -2611,18 +2611,38 @@ static void test_deadlock_check_fixpoint_real(void **state)
     dl_holder(c, "dlfxQ2", "y", "dlfxR5"); dl_record(c, "dlfxR5", "dlfxA", "m");
     assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 2);      /* now every way out is blocked */
 
-    dl_sema_scene(c);                                     /* 33 holders, all waiting for A: one unread */
+    /* 34 holders (and the marker member, scored +inf): the first 33 (by member) wait for A, z34 does
+     * not. The check reads at most 32 holders: more is "unknown", never a knot. (One record for all:
+     * the read budget is not what stops it; a check without the cap reads 33 and reports.) */
+    dl_sema_scene(c);
     ok_cmd(c, &r, 4, "ZREM", "dlfxP", "t1", "t2");
     dl_reply_free(&r);
-    for (i = 1; i <= 33; i++) {
-        snprintf(h, sizeof(h), "h%d", i);
-        snprintf(rec, sizeof(rec), "dlfxRH%d", i);
+    ok_cmd(c, &r, 4, "EVAL", "redis.call('ZADD', KEYS[1], 'inf', '\\0S')", "1", "dlfxP");
+    dl_reply_free(&r);
+    dl_record(c, "dlfxRH", "dlfxA", "m");
+    for (i = 1; i <= 34; i++) {
+        snprintf(h, sizeof(h), i < 34 ? "h%02d" : "z%d", i);
         ok_cmd(c, &r, 4, "ZADD", "dlfxP", far, h);
         dl_reply_free(&r);
-        dl_holder(c, "dlfxP", h, rec); dl_record(c, rec, "dlfxA", "m");
+        if (i < 34) dl_holder(c, "dlfxP", h, "dlfxRH");
     }
-    assert_int_equal(dl_check(c, "dlfxP", "p", "40"), 1);     /* (a limit with room would say so too) */
-    assert_int_equal(dl_check(c, "dlfxP", "p", "33"), 1);     /* full, but the 33rd holder is not read */
+    assert_int_equal(dl_check(c, "dlfxP", "p", "34"), 1);
+    ok_cmd(c, &r, 3, "ZREM", "dlfxP", "z34");              /* 33 holders: still more than 32 */
+    dl_reply_free(&r);
+    assert_int_equal(dl_check(c, "dlfxP", "p", "33"), 1);
+    ok_cmd(c, &r, 3, "ZREM", "dlfxP", "h33");              /* 32, all waiting for A, the marker skipped */
+    dl_reply_free(&r);
+    assert_int_equal(dl_check(c, "dlfxP", "p", "32"), 2);
+
+    dl_clean(c);                                          /* the single holder's form: "\0S" .. token */
+    ok_cmd(c, &r, 3, "SET", "dlfxA", "ta");
+    dl_reply_free(&r);
+    ok_cmd(c, &r, 5, "EVAL", "redis.call('SET', KEYS[1], '\\0S' .. ARGV[1])", "1", "dlfxP", "t1");
+    dl_reply_free(&r);
+    dl_holder(c, "dlfxP", "t1", "dlfxR1"); dl_record(c, "dlfxR1", "dlfxA", "m");
+    assert_int_equal(dl_check(c, "dlfxP", "p", "1"), 2);  /* its one holder waits for us */
+    assert_int_equal(dl_check(c, "dlfxP", "p", "2"), 1);  /* a permit free */
+    assert_int_equal(dl_check(c, "dlfxP", "m", "0"), 1);  /* a mutex waiter there is refused (DLKIND): no edge */
 
     dl_clean(c);                                          /* a mutex wait behind someone else's cycle */
     ok_cmd(c, &r, 3, "SET", "dlfxN", "h1"); dl_reply_free(&r);

@@ -4271,6 +4271,44 @@ static void test_deadlock_multi_lock_checked(void **state)
     deadlock_fixture_free(&x);
 }
 
+/* A multi-lock's re-registration and its check both answer NOSCRIPT (an empty script cache): both
+ * again by EVAL, in one round trip; the check alone answers NOSCRIPT: it alone again by EVAL (the
+ * registration that ran is not repeated). */
+static void test_deadlock_multi_lock_noscript(void **state)
+{
+    fake_t *f = *state;
+    deadlock_fixture_t x;
+    dl_lease_t *m[2];
+    size_t base;
+    deadlock_fixture(&x, mk_lease("lock:", "w", "tok", 1500));
+    m[0] = x.l;
+    m[1] = mk_lease("lock:", "v", "tok2", 1500);
+
+    push_ok(f, RP_ARR3(0, 5000, 1));
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ERR(NOSCRIPT_MSG), RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_ARR3(0, 5000, 1), RP_CYCLE1("5", "lock:w"));
+    push_ok(f, RP_INT(0), RP_INT(0));
+    assert_int_equal(dl_multi_acquire(&f->t, 2, m, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_int_equal(f->calls[3].n, 2);
+    assert_true(is_cmd(&f->calls[3].cmd[0], "EVAL"));
+    assert_true(is_cmd(&f->calls[3].cmd[1], "EVAL"));
+    assert_true(p_check(&f->calls[3].cmd[1]));
+
+    base = f->ncalls;
+    push_ok(f, RP_ARR3(0, 5000, 1));
+    push_ok(f, RP_NIL);
+    push_ok(f, RP_ARR3(0, 5000, 1), RP_ERR(NOSCRIPT_MSG));
+    push_ok(f, RP_CYCLE1("5", "lock:w"));                  /* the check alone, by EVAL */
+    push_ok(f, RP_INT(0), RP_INT(0));
+    assert_int_equal(dl_multi_acquire(&f->t, 2, m, &x.o, &x.res, &x.err), DL_ERR_DEADLOCK);
+    assert_int_equal(f->calls[base + 3].n, 1);
+    assert_true(is_cmd(&f->calls[base + 3].cmd[0], "EVAL"));
+    assert_true(p_check(&f->calls[base + 3].cmd[0]));
+    dl_lease_free(m[1]);
+    deadlock_fixture_free(&x);
+}
+
 /* Nothing more is sent by a thread that holds nothing, by a try, or by a first attempt that is
  * the script (fencing, fair mode): an uncontended lock() sends it. */
 static void test_deadlock_check_only_where_it_applies(void **state)
@@ -4451,6 +4489,7 @@ int main(void)
         T(test_deadlock_readers_writer_kinds),
         T(test_deadlock_permits_checked),
         T(test_deadlock_multi_lock_checked),
+        T(test_deadlock_multi_lock_noscript),
         T(test_deadlock_both_noscript_resent_by_eval),
         T(test_lease_new_given_token),
         T(test_lease_validity),

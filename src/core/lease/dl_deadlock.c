@@ -22,7 +22,7 @@ static size_t stem_len(const dl_lease_t *lease)
 }
 
 /* The waiter's kind as the check names it: 'm' mutex, 'f' fair mutex, 'x' exclusive, 's' shared,
- * 'p' a semaphore's permits ('a', a multi-lock, is dl_deadlock_command_all's). */
+ * 'p' a semaphore's permits ('a', a multi-lock, is dl_deadlock_command_multi's). */
 static const char *kind_code(const dl_lease_t *lease)
 {
     if (lease->kind == DL_LEASE_PERMITS) return "p";

@@ -78,8 +78,9 @@ dl_status_t dl_deadlock_command(dl_deadlock_call_t *dc, const dl_lease_t *lease,
 /*
  * The same for a multi-lock's waiter on leases[0..n) (1 <= n <=
  * DL_DEADLOCK_NAMES_MAX; exclusive, not fair, as dl_multi_acquire takes them):
- * it waits for the holders of all of its names, and its record counts while
- * any of its tokens is live in its name's Q.
+ * it waits for the holders of all of its names. The check finds it live by
+ * the first of its names whose Q holds its token, and its record counts
+ * while that entry is live.
  */
 dl_status_t dl_deadlock_command_multi(dl_deadlock_call_t *dc, size_t n, dl_lease_t *const *leases,
                                       const dl_deadlock_opts_t *d, int eval, dl_cmd_t *cmd, dl_error_t *err);

@@ -62,7 +62,7 @@ static dl_status_t try_all(const dl_transport_t *t, size_t n, dl_lease_t *const 
     dl_cmd_t cmds[2];
     dl_reply_t rs[2], r;
     dl_replicas_wait_t w;
-    dl_deadlock_call_t dc;
+    dl_deadlock_call_t dc = {0};
     size_t ncmds = 1;
     dl_status_t st;
     int fenced = leases[0]->fencing;
@@ -331,6 +331,8 @@ dl_status_t dl_multi_acquire_ordered(const dl_transport_t *t, size_t n, dl_lease
 
 /* The multi-lock scripts write the wake list's TTL as a literal. */
 typedef char dl_multi_wake_ttl_is_2000[DL_WAKE_TTL_MS == 2000 ? 1 : -1];
+/* The deadlock check's argument vector has room for a multi-lock's every name. */
+typedef char dl_multi_names_fit_the_deadlock_check[DL_DEADLOCK_NAMES_MAX >= DL_MULTI_MAX ? 1 : -1];
 
 dl_status_t dl_multi_release(const dl_transport_t *t, size_t n, dl_lease_t *const *leases, int *released,
                              dl_error_t *err)

@@ -925,7 +925,10 @@
  * lease of ours: a cycle (AND-waits) or a knot (every holder that could free
  * an OR-waiter blocked in the same set) through us, which our wait closes.
  * A wait blocked only by somebody else's cycle is left to that cycle's
- * victim. Anything not readable (an ACL, a foreign holder, a holder that
+ * victim. K's value names a holder only in the form of the waiter's own kind
+ * (a token for a mutex or multi-lock waiter, "\0W" .. token for a
+ * readers-writer one, "\0S" .. token for a semaphore's): a name now held as
+ * another kind refuses the waiter's next attempt (DLKIND), so it is no edge. Anything not readable (an ACL, a foreign holder, a holder that
  * published nothing, the read budget spent) counts as "can progress": never
  * a false report. At most 128 reads.
  *
@@ -957,8 +960,9 @@
         "reads = reads + 1 " \
         "local h " \
         "if type(v) == 'string' and v ~= '' then " \
-            "if string.byte(v) ~= 0 then h = v " \
-            "elseif string.sub(v, 2, 2) == 'W' or string.sub(v, 2, 2) == 'S' then h = string.sub(v, 3) end " \
+            "local tag = string.byte(v) == 0 and string.sub(v, 2, 2) " \
+            "if not tag then if kd == 'm' or kd == 'f' then h = v end " \
+            "elseif (tag == 'W' and (kd == 'x' or kd == 's')) or (tag == 'S' and kd == 'p') then h = string.sub(v, 3) end " \
         "end " \
         "if h then out[#out + 1] = {st, h, k, off} end " \
         "local rd = kd == 'x' " \
@@ -977,11 +981,11 @@
         "if not lm or not wn then return true end " \
         "if h then used = 1 " \
         "elseif type(v) == 'table' and v.err and string.sub(v.err, 1, 9) == 'WRONGTYPE' then " \
-            "local r = pcall('ZRANGE', k, '(' .. now, '+inf', 'BYSCORE', 'LIMIT', 0, 33) " \
+            "local r = pcall('ZRANGE', k, '(' .. now, '(+inf', 'BYSCORE', 'LIMIT', 0, 33) " \
             "reads = reads + 1 " \
             "if type(r) ~= 'table' or r.err or #r > 32 then return true end " \
             "local hs = {} " \
-            "for _, x in ipairs(r) do if x ~= '\\0S' then out[#out + 1] = {st, x, k, off} hs[#hs + 1] = x end end " \
+            "for _, x in ipairs(r) do out[#out + 1] = {st, x, k, off} hs[#hs + 1] = x end " \
             "used = #hs " \
             "if #hs > 0 then " \
                 "local e = pcall('HMGET', st .. ':permits', unpack(hs)) " \
@@ -1149,6 +1153,6 @@
 #define DL_SCRIPT_MULTI_RELEASE_SHA "837827f6716bce5a4274031a52ac897fd15854b1"
 #define DL_SCRIPT_MULTI_ACQUIRE_SHA "f14e0c7c0ddf14ee44ecd947fe0cb99b67f2fa83"
 #define DL_SCRIPT_INSPECT_SHA "c63b7b0092cecc04e0bc4f062817444c2ff9c653"
-#define DL_SCRIPT_DEADLOCK_SHA "62085e01696ffeaec8da864e97511deeab9fdd44"
+#define DL_SCRIPT_DEADLOCK_SHA "a6716269d2374b7966bf6725da356d8cbf5c9598"
 
 #endif
