@@ -2497,7 +2497,7 @@ static void dl_holder(dl_conn_t *c, const char *name, const char *tok, const cha
     char stem[64];
     dl_reply_t r;
     snprintf(stem, sizeof(stem), "%s{%s}", name, name);
-    ok_cmd(c, &r, 7, "EVAL", "redis.call('SET', KEYS[1] .. ':holder:' .. redis.sha1hex(ARGV[1]), ARGV[2])", "1", stem,
+    ok_cmd(c, &r, 6, "EVAL", "redis.call('SET', KEYS[1] .. ':holder:' .. redis.sha1hex(ARGV[1]), ARGV[2])", "1", stem,
            tok, rec);
     dl_reply_free(&r);
 }
